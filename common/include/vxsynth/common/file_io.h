@@ -1,0 +1,24 @@
+#pragma once
+/// \file
+/// File helpers that never leave a half-written file behind.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace vxsynth {
+
+/// Reads a whole file. Throws vxsynth::Error naming the path if it cannot be opened or read.
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+
+/// Replaces `path` atomically: writes a temporary file in the same directory, fsyncs it and renames
+/// it over `path`. A crash leaves either the old or the new content, never a mix.
+/// Throws vxsynth::Error naming the path on any I/O failure.
+void write_file_atomic(const std::filesystem::path& path, std::string_view content);
+
+/// Appends one record (a line; a trailing '\n' is added if missing) with a single O_APPEND write
+/// followed by fsync, so concurrent readers and a crash never see a torn record.
+/// Throws vxsynth::Error naming the path on any I/O failure, including a short write.
+void append_line_atomic(const std::filesystem::path& path, std::string_view line);
+
+}  // namespace vxsynth

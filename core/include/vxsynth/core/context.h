@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// Reference program context of one hot kernel and its four fixed properties (paper §3.3, Table 4;
+/// docs/signature-and-tolerances.md §2). Produced by the importers, stored in the reference bundle,
+/// consumed by codegen (seed) and the sandbox (fixed-property checks).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace vxsynth::core {
+
+/// Operator family of the framework op that launched the kernel.
+enum class OpKind : uint8_t { kLinear, kMatmul, kBmm, kConv1d, kConv2d, kOther };
+
+/// Engine class (fixed property 1): which execution engine the reference kernel used.
+enum class EngineClass : uint8_t { kSimt, kTensorCore, kDmma };
+
+/// Element types of operands and accumulators (fixed property 2). kTf32 means "fp32 storage,
+/// TF32 tensor-core math".
+enum class DType : uint8_t { kFp32, kTf32, kBf16, kFp16, kFp64, kInt8 };
+
+/// GEMM shape (fixed property 4 for linear/matmul/bmm): C[batch][M][N] = A[M][K]·B[K][N].
+struct GemmShape {
+  int64_t batch = 1;
+  int64_t m = 0, n = 0, k = 0;
+};
+
+/// Convolution shape (fixed property 4 for conv): input N×C×H×W, K filters of R×S; conv1d has H=1, R=1.
+struct ConvShape {
+  int64_t n = 0, c = 0, h = 1, w = 0;
+  int64_t k = 0, r = 1, s = 0;
+  std::array<int64_t, 2> stride{1, 1}, pad{0, 0}, dilation{1, 1};
+  int64_t groups = 1;
+};
+
+/// Kernel launch geometry as ncu/torch report it.
+struct LaunchGeometry {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t registers_per_thread = 0;
+  uint32_t static_shared_bytes = 0;
+  uint32_t dynamic_shared_bytes = 0;
+  /// Threads per block (fixed property 3).
+  [[nodiscard]] uint32_t block_size() const { return block[0] * block[1] * block[2]; }
+};
+
+/// Tile shape read from a kernel name (e.g. "128x64_32x3"); kept only where launch geometry agrees.
+struct TileHint {
+  uint32_t m = 0, n = 0, k = 0;
+  uint32_t stages = 0;
+};
+
+/// Everything the generator and sandbox need to know about one reference kernel.
+struct ReferenceContext {
+  std::string kernel_name;            ///< demangled name as ncu prints it
+  OpKind op = OpKind::kOther;
+  std::string framework_op;           ///< top-level torch op, e.g. "aten::linear"
+  std::optional<GemmShape> gemm;      ///< set for linear/matmul/bmm
+  std::optional<ConvShape> conv;      ///< set for conv1d/conv2d
+  bool has_bias = false;              ///< linear/conv with a bias operand (fused_act seed decision)
+  DType operand_type = DType::kFp32;
+  DType accumulator_type = DType::kFp32;
+  EngineClass engine = EngineClass::kSimt;
+  LaunchGeometry launch;
+  std::optional<TileHint> tile_hint;
+};
+
+}  // namespace vxsynth::core
