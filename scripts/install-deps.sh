@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   python3 python3-pytest python3-numpy python3-torch
+  libssl-dev  # refine: SHA-256 of candidate sources (OpenSSL EVP)
   zlib1g-dev
 )
 missing=()
