@@ -1,0 +1,238 @@
+#include "vxsynth/core/torch_trace.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+
+namespace vxsynth::core {
+namespace {
+
+using nlohmann::json;
+
+std::string as_text(const json& j) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_null()) return "";
+  return j.dump();
+}
+
+std::vector<int64_t> int_list(const json& j) {
+  std::vector<int64_t> out;
+  if (!j.is_array()) return out;
+  for (const json& e : j) {
+    if (!e.is_number_integer()) return {};  // tensor lists etc.: not a plain shape
+    out.push_back(e.get<int64_t>());
+  }
+  return out;
+}
+
+std::vector<OpArg> op_args(const json& args) {
+  std::vector<OpArg> out;
+  const json* dims = args.contains("Input Dims") ? &args["Input Dims"] : nullptr;
+  if (!dims || !dims->is_array()) return out;
+  out.resize(dims->size());
+  for (std::size_t i = 0; i < dims->size(); ++i) out[i].dims = int_list((*dims)[i]);
+  auto fill = [&](const char* key, auto setter) {
+    if (!args.contains(key) || !args[key].is_array()) return;
+    const json& a = args[key];
+    for (std::size_t i = 0; i < a.size() && i < out.size(); ++i) setter(out[i], a[i]);
+  };
+  fill("Input type", [](OpArg& o, const json& v) { o.type = as_text(v); });
+  fill("Input Strides", [](OpArg& o, const json& v) { o.strides = int_list(v); });
+  fill("Concrete Inputs", [](OpArg& o, const json& v) { o.concrete = as_text(v); });
+  return out;
+}
+
+double num(const json& ev, const char* key, const std::string& path, std::size_t index) {
+  if (!ev.contains(key) || !ev[key].is_number())
+    throw make_error("{}: traceEvents[{}] ({}): field '{}' missing or not a number", path, index,
+                     as_text(ev.value("name", json())), key);
+  return ev[key].get<double>();
+}
+
+std::array<uint32_t, 3> dim3(const json& args, const char* key, const std::string& path, std::size_t index) {
+  if (!args.contains(key) || !args[key].is_array() || args[key].size() != 3)
+    throw make_error("{}: traceEvents[{}]: kernel args field '{}' missing or not [x, y, z]", path, index, key);
+  std::array<uint32_t, 3> d{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& v = args[key][i];
+    if (!v.is_number_integer() || v.get<int64_t>() < 1)
+      throw make_error("{}: traceEvents[{}]: kernel args field '{}'[{}] is not a positive integer", path, index,
+                       key, i);
+    d[i] = v.get<uint32_t>();
+  }
+  return d;
+}
+
+struct HostOp {
+  OpCall call;
+  int64_t pid = 0, tid = 0;
+  int parent = -1;
+};
+
+}  // namespace
+
+double TorchTrace::total_kernel_time_us() const {
+  double t = 0;
+  for (const auto& k : kernels) t += k.dur_us;
+  return t;
+}
+
+std::string gunzip(std::string_view data, const std::string& path) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) throw make_error("{}: zlib init failed", path);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      throw make_error("{}: corrupt gzip data ({})", path, zs.msg ? zs.msg : "inflate error");
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+      inflateEnd(&zs);
+      throw make_error("{}: gzip data ends early (truncated file)", path);
+    }
+  }
+  inflateEnd(&zs);
+  return out;
+}
+
+TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw make_error("{}: not valid JSON: {}", path, e.what());
+  }
+  TorchTrace tr;
+  tr.path = path;
+  if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
+    throw make_error("{}: no 'traceEvents' array (not a PyTorch profiler Chrome trace?)", path);
+  const json& events = doc["traceEvents"];
+  if (events.empty()) throw make_error("{}: 'traceEvents' is empty", path);
+  tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
+  tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
+
+  std::vector<HostOp> ops;
+  std::vector<std::pair<TraceKernel, std::size_t>> kernels;  // kernel, event index
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const json& ev = events[i];
+    if (!ev.is_object() || ev.value("ph", "") != "X") continue;
+    const std::string cat = ev.value("cat", "");
+    if (cat == "cpu_op") {
+      HostOp op;
+      op.call.name = ev.value("name", "");
+      op.call.ts_us = num(ev, "ts", path, i);
+      op.call.dur_us = num(ev, "dur", path, i);
+      op.pid = ev.value("pid", json(0)).is_number() ? ev["pid"].get<int64_t>() : 0;
+      op.tid = ev.value("tid", json(0)).is_number() ? ev["tid"].get<int64_t>() : 0;
+      if (ev.contains("args") && ev["args"].is_object()) {
+        const json& a = ev["args"];
+        if (a.contains("External id") && a["External id"].is_number_integer())
+          op.call.external_id = a["External id"].get<int64_t>();
+        op.call.args = op_args(a);
+      }
+      ops.push_back(std::move(op));
+    } else if (cat == "kernel") {
+      if (!ev.contains("args") || !ev["args"].is_object())
+        throw make_error("{}: traceEvents[{}]: kernel event has no args", path, i);
+      const json& a = ev["args"];
+      TraceKernel k;
+      k.name = ev.value("name", "");
+      k.ts_us = num(ev, "ts", path, i);
+      k.dur_us = num(ev, "dur", path, i);
+      k.grid = dim3(a, "grid", path, i);
+      k.block = dim3(a, "block", path, i);
+      k.device = a.value("device", json(0)).is_number_integer() ? a["device"].get<int64_t>() : 0;
+      k.stream = a.value("stream", json(0)).is_number_integer() ? a["stream"].get<int64_t>() : 0;
+      k.correlation = a.value("correlation", json(0)).is_number_integer() ? a["correlation"].get<int64_t>() : 0;
+      if (a.contains("External id") && a["External id"].is_number_integer())
+        k.external_id = a["External id"].get<int64_t>();
+      if (a.contains("registers per thread") && a["registers per thread"].is_number_integer())
+        k.registers_per_thread = a["registers per thread"].get<uint32_t>();
+      if (a.contains("shared memory") && a["shared memory"].is_number_integer())
+        k.shared_memory_bytes = a["shared memory"].get<uint32_t>();
+      kernels.emplace_back(std::move(k), i);
+    }
+  }
+  if (kernels.empty())
+    throw make_error(
+        "{}: no GPU kernel events (cat \"kernel\") among {} events: profile with "
+        "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
+        path, events.size());
+
+  // Parents by time containment per (pid, tid): sort by start, longer first, keep a stack.
+  std::vector<std::size_t> order(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const HostOp &x = ops[a], &y = ops[b];
+    if (x.pid != y.pid) return x.pid < y.pid;
+    if (x.tid != y.tid) return x.tid < y.tid;
+    if (x.call.ts_us != y.call.ts_us) return x.call.ts_us < y.call.ts_us;
+    return x.call.dur_us > y.call.dur_us;
+  });
+  std::vector<std::size_t> stack;
+  for (std::size_t idx : order) {
+    HostOp& op = ops[idx];
+    while (!stack.empty()) {
+      const HostOp& top = ops[stack.back()];
+      if (top.pid == op.pid && top.tid == op.tid && op.call.ts_us < top.call.ts_us + top.call.dur_us) break;
+      stack.pop_back();
+    }
+    op.parent = stack.empty() ? -1 : static_cast<int>(stack.back());
+    stack.push_back(idx);
+  }
+  std::map<int64_t, std::size_t> by_external;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].call.external_id >= 0) by_external.emplace(ops[i].call.external_id, i);
+
+  std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
+    return a.first.correlation != b.first.correlation ? a.first.correlation < b.first.correlation
+                                                      : a.first.ts_us < b.first.ts_us;
+  });
+  for (auto& [k, ev_index] : kernels) {
+    (void)ev_index;
+    if (k.external_id) {
+      auto it = by_external.find(*k.external_id);
+      if (it != by_external.end()) {
+        for (int p = static_cast<int>(it->second); p >= 0; p = ops[static_cast<std::size_t>(p)].parent)
+          k.op_stack.push_back(ops[static_cast<std::size_t>(p)].call);
+        std::reverse(k.op_stack.begin(), k.op_stack.end());
+      }
+    }
+    k.order = tr.kernels.size();
+    tr.kernels.push_back(std::move(k));
+  }
+
+  if (doc.contains("deviceProperties") && doc["deviceProperties"].is_array()) {
+    const int64_t dev = tr.kernels.front().device;
+    for (const json& d : doc["deviceProperties"]) {
+      if (!d.is_object() || d.value("id", json(-1)) != json(dev)) continue;
+      tr.gpu_name = d.value("name", "");
+      tr.cc_major = d.value("computeMajor", 0);
+      tr.cc_minor = d.value("computeMinor", 0);
+      tr.num_sms = d.value("numSms", 0);
+    }
+  }
+  return tr;
+}
+
+TorchTrace read_torch_trace(const std::filesystem::path& path) {
+  std::string data = read_file(path);
+  if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b)
+    data = gunzip(data, path.string());
+  return parse_torch_trace(data, path.string());
+}
+
+}  // namespace vxsynth::core
