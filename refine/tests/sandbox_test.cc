@@ -1,0 +1,179 @@
+#include "vxsynth/refine/sandbox.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "vxsynth/common/file_io.h"
+
+namespace vxsynth::refine {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A real candidate pair's text (tests/data/clean): every forbidden candidate below is one edit of it.
+SourceTree clean_tree() {
+  const fs::path root = fs::path(VXSYNTH_REFINE_TEST_DATA) / "clean";
+  SourceTree t;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) t[fs::relative(e.path(), root).string()] = read_file(e.path());
+  return t;
+}
+
+std::string replace_once(std::string s, const std::string& from, const std::string& to) {
+  const size_t p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  if (p != std::string::npos) s.replace(p, from.size(), to);
+  return s;
+}
+
+bool has_rule(const std::vector<Violation>& v, const std::string& rule) {
+  for (const auto& x : v)
+    if (x.rule == rule) return true;
+  return false;
+}
+
+std::string all(const std::vector<Violation>& v) {
+  std::string s;
+  for (const auto& x : v) s += x.message() + "\n";
+  return s;
+}
+
+TEST(Sandbox, AcceptsTheCleanSeedAndACleanEdit) {
+  const SourceTree seed = clean_tree();
+  ASSERT_EQ(seed.count("cuda/proxy.cu"), 1u);
+  EXPECT_TRUE(check_sources({}, seed, default_rules()).empty())
+      << all(check_sources({}, seed, default_rules()));
+  SourceTree cand = seed;
+  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "#define TILE_K 8", "#define TILE_K 16");
+  EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
+}
+
+TEST(Sandbox, RejectsACublasCall) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["cuda/proxy.cu"] = replace_once(
+      cand["cuda/proxy.cu"], "  vxs_linear<<<grid, 128>>>",
+      "  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, w.data_ptr<float>(), K,\n"
+      "              x.data_ptr<float>(), K, &zero, y.data_ptr<float>(), N);\n"
+      "  if (0) vxs_linear<<<grid, 128>>>");
+  const auto v = check_sources(seed, cand, default_rules());
+  ASSERT_TRUE(has_rule(v, "vendor_library")) << all(v);
+  EXPECT_EQ(v.front().file, "cuda/proxy.cu");
+  EXPECT_NE(v.front().message().find("cublasSgemm"), std::string::npos) << v.front().message();
+}
+
+TEST(Sandbox, RejectsATorchOpAndACutlassInclude) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "  return y;",
+                                       "  return torch::addmm(b, x, w.t());");
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "vendor_library"));
+  cand = seed;
+  cand["cuda/proxy.cu"] = "#include <cutlass/gemm/device/gemm.h>\n" + cand["cuda/proxy.cu"];
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "vendor_library"));
+}
+
+TEST(Sandbox, RejectsAtomicAddAndRiscvAmo) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "y[r * N + c] = acc[j] + b[c];",
+                                       "atomicAdd(&y[r * N + c], acc[j] + b[c]);");
+  auto v = check_sources(seed, cand, default_rules());
+  ASSERT_TRUE(has_rule(v, "atomics")) << all(v);
+  EXPECT_GT(v.front().line, 1);
+
+  cand = seed;
+  cand["vortex/kernel.cpp"] = replace_once(
+      cand["vortex/kernel.cpp"], "  y[r * arg->N + c] = acc + b[c];",
+      "  asm volatile(\"amoadd.w zero, %0, (%1)\" :: \"r\"(acc), \"r\"(&y[r * arg->N + c]));");
+  v = check_sources(seed, cand, default_rules());
+  EXPECT_TRUE(has_rule(v, "atomics")) << all(v);
+  cand = seed;
+  cand["vortex/kernel.cpp"] = replace_once(cand["vortex/kernel.cpp"], "float acc = 0.f;",
+                                           "float acc = 0.f; __atomic_fetch_add(&arg->K, 0, 0);");
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "atomics"));
+}
+
+TEST(Sandbox, RejectsReadingASavedOutput) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["cuda/proxy.cu"] = replace_once(
+      cand["cuda/proxy.cu"], "  return y;",
+      "  FILE* f = fopen(\"ref_output.bin\", \"rb\");\n"
+      "  fread(y.data_ptr<float>(), sizeof(float), M * N, f);\n  return y;");
+  const auto v = check_sources(seed, cand, default_rules());
+  EXPECT_TRUE(has_rule(v, "stored_output")) << all(v);
+}
+
+TEST(Sandbox, RejectsAnEditOutsideTheNamedFilesAndASwapTargetChange) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["vortex/Makefile"] += "CFLAGS += -O0\n";
+  auto v = check_sources(seed, cand, default_rules());
+  ASSERT_EQ(v.size(), 1u) << all(v);
+  EXPECT_EQ(v[0].rule, "edit_outside_named_files");
+  EXPECT_EQ(v[0].file, "vortex/Makefile");
+
+  cand = seed;
+  cand["vortex/extra.cpp"] = "int x;\n";
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "edit_outside_named_files"));
+
+  cand = seed;
+  cand["cuda/swap.json"] = replace_once(cand["cuda/swap.json"], "\"M\": 64", "\"M\": 128");
+  v = check_sources(seed, cand, default_rules());
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "swap_target");
+}
+
+TEST(Sandbox, CommentsDoNotTripRules) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["vortex/kernel.cpp"] += "/* not atomicAdd(x), not cublasSgemm, not amoadd.w */\n";
+  EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
+}
+
+core::ReferenceContext linear_context() {
+  core::ReferenceContext ctx;
+  ctx.op = core::OpKind::kLinear;
+  ctx.gemm = core::GemmShape{1, 64, 256, 512};
+  ctx.launch.block = {128, 1, 1};
+  ctx.engine = core::EngineClass::kSimt;
+  return ctx;
+}
+
+TEST(Sandbox, RejectsAChangedBlockSizeFromTheLaunch) {
+  const FixedProperties fixed = fixed_properties(linear_context(), true);
+  ObservedProperties obs;
+  obs.block_size = 128;
+  obs.gemm = core::GemmShape{1, 64, 256, 512};
+  obs.atomics_per_inst = 0.0;
+  obs.engine = core::EngineClass::kSimt;
+  EXPECT_TRUE(check_fixed_properties(fixed, obs).empty());
+  obs.block_size = 256;
+  const auto v = check_fixed_properties(fixed, obs);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "fixed_property");
+  EXPECT_NE(v[0].what.find("256"), std::string::npos);
+}
+
+TEST(Sandbox, RejectsShapeEngineAndCountedAtomics) {
+  const FixedProperties fixed = fixed_properties(linear_context(), true);
+  ObservedProperties obs;
+  obs.gemm = core::GemmShape{1, 64, 256, 256};
+  obs.engine = core::EngineClass::kTensorCore;
+  obs.atomics_per_inst = 0.01;
+  const auto v = check_fixed_properties(fixed, obs);
+  EXPECT_EQ(v.size(), 3u) << all(v);
+}
+
+TEST(Sandbox, Tf32BecomesFp16OnVortex) {
+  core::ReferenceContext ctx = linear_context();
+  ctx.operand_type = core::DType::kTf32;
+  ctx.engine = core::EngineClass::kTensorCore;
+  EXPECT_EQ(fixed_properties(ctx, true).operand_type, core::DType::kFp16);
+  EXPECT_EQ(fixed_properties(ctx, false).operand_type, core::DType::kTf32);
+}
+
+}  // namespace
+}  // namespace vxsynth::refine
