@@ -1,0 +1,19 @@
+// vecadd: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+#ifndef VECADD_COMMON_H
+#define VECADD_COMMON_H
+
+#include <stdint.h>
+
+#ifndef TYPE
+#define TYPE float
+#endif
+
+typedef struct {
+  uint32_t num_points;   // grid_dim[0] in thread mode
+  uint32_t pad;
+  uint64_t src0_addr;
+  uint64_t src1_addr;
+  uint64_t dst_addr;
+} kernel_arg_t;
+
+#endif
