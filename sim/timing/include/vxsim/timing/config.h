@@ -1,0 +1,137 @@
+#pragma once
+/// \file
+/// Typed configuration of vxsim's timing model. Every default lives in the member initialisers
+/// below (one place); the parameter table (`timing_params()`) gives each one a dotted key, a type, a
+/// unit and a doc line, and drives TOML loading, `--set key=value` overrides and `dump_toml()`.
+/// Defaults are SimX's (docs/vortex-2x.md §8.1) unless a comment says otherwise; modelling
+/// compromises are written next to the parameter they concern and in configs/default.toml.
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace vxsim::timing {
+
+/// One set-associative cache (LRU replacement, write-through, no write-allocate).
+struct CacheParams {
+  bool enabled = true;
+  uint32_t size = 16384;    ///< bytes
+  uint32_t ways = 4;
+  uint32_t line = 64;       ///< bytes; must equal dram.block (one block size end to end)
+  uint32_t banks = 1;       ///< line-interleaved banks; each accepts one request per cycle
+  uint32_t mshrs = 16;      ///< outstanding distinct-line misses; a miss beyond waits
+  uint32_t latency = 2;     ///< pipeline latency of a hit, cycles (SimX: 2 at every level)
+};
+
+/// DRAM model: `channels` block-interleaved channels, each serving one block per
+/// `cycles_per_block` core cycles, with an open-row policy per (channel, bank). An approximation of
+/// SimX's Ramulator2 `HBM2_8Gb` setup with PLATFORM_MEMORY_NUM_BANKS=2 and MEM_CLOCK_RATIO=1: the
+/// latencies are round numbers of the right order, not Ramulator's command-level timing.
+struct DramParams {
+  uint32_t channels = 2;          ///< PLATFORM_MEMORY_NUM_BANKS
+  uint32_t block = 64;            ///< bytes per request (CACHE_BLOCK_SIZE)
+  uint32_t cycles_per_block = 2;  ///< occupancy of a channel per block (64 B at 32 B/cycle)
+  uint32_t banks = 16;            ///< DRAM banks per channel (row buffers)
+  uint32_t row_size = 2048;       ///< bytes per row
+  uint32_t row_hit_latency = 40;  ///< cycles, request to data, open row
+  uint32_t row_miss_latency = 70; ///< cycles, request to data, precharge + activate + read
+};
+
+/// Per-core local (shared) memory.
+struct LmemParams {
+  bool enabled = true;
+  uint32_t size = 16384;  ///< bytes (LMEM_LOG_SIZE = 14)
+  uint32_t banks = 0;     ///< 4-byte-word-interleaved banks; 0 = SIMD width (LMEM_NUM_BANKS = LSU lanes)
+  uint32_t latency = 2;   ///< cycles of a conflict-free access
+};
+
+/// Functional-unit latencies in cycles (SimX func_unit.cpp, docs/vortex-2x.md §8.1).
+struct LatencyParams {
+  uint32_t alu = 2;        ///< ALU, branch, jump
+  uint32_t mul = 2;
+  uint32_t div = 34;       ///< XLEN + 2
+  uint32_t fma = 6;        ///< LATENCY_FMA (4, FPU_DSP path) + 2
+  uint32_t fdiv = 18;      ///< FDIV and FSQRT: 16 + 2
+  uint32_t fcvt = 7;       ///< 5 + 2
+  uint32_t fmisc = 4;      ///< FP compare/sign/move/class/min/max
+  uint32_t sfu = 4;        ///< warp control (TMC, WSPAWN, SPLIT, JOIN, BAR, PRED)
+  uint32_t csr = 4;
+  uint32_t tcu = 6;        ///< per TCU micro-op
+  uint32_t lsu = 2;        ///< address generation + coalescer, before the D-cache / local memory
+  uint32_t io = 2;         ///< IO-space access (console, perf dump): no cache
+};
+
+/// The whole timing configuration.
+struct TimingConfig {
+  // Machine shape (must match the functional simulator's vxsim::Config).
+  uint32_t clusters = 1;
+  uint32_t cores = 1;          ///< per cluster
+  uint32_t warps = 4;          ///< per core
+  uint32_t threads = 4;        ///< per warp
+  uint32_t socket_size = 0;    ///< cores sharing one L1 pair; 0 = min(4, cores) (SOCKET_SIZE)
+  uint32_t issue_width = 0;    ///< 0 = ceil(warps/16) (ISSUE_WIDTH)
+  uint32_t simd_width = 0;     ///< ALU/FPU/LSU lanes; 0 = min(threads, 16) (SIMD_WIDTH)
+  uint32_t ibuf_size = 4;      ///< per-warp instruction buffer entries (IBUF_SIZE)
+  uint32_t decode_latency = 1; ///< cycles from I-cache response to the instruction buffer
+  double clock_mhz = 400.0;    ///< core clock for byte/s metrics ([N] PLATFORM_CLOCK_RATE=400)
+  uint64_t max_cycles = 0;     ///< runaway guard; 0 = unlimited
+
+  LatencyParams lat;
+  CacheParams icache;
+  CacheParams dcache{true, 16384, 4, 64, 0, 16, 2};  ///< banks 0 = auto (SimX: 1 at ≤ 4 lanes)
+  CacheParams l2{false, 1u << 20, 8, 64, 2, 16, 2};
+  CacheParams l3{false, 2u << 20, 8, 64, 2, 16, 2};
+  LmemParams lmem;
+  DramParams dram;
+
+  // Derived values (after resolve()).
+  [[nodiscard]] uint32_t total_cores() const { return clusters * cores; }
+  [[nodiscard]] uint32_t eff_socket_size() const;
+  [[nodiscard]] uint32_t eff_issue_width() const;
+  [[nodiscard]] uint32_t eff_simd_width() const;
+  [[nodiscard]] uint32_t eff_dcache_banks() const;
+  [[nodiscard]] uint32_t eff_lmem_banks() const;
+
+  /// Throws vxsynth::Error naming the field when a value is out of range or inconsistent
+  /// (sizes not powers of two, line sizes differing from dram.block, warps/threads outside 1..32).
+  void validate() const;
+};
+
+/// Value type of a parameter.
+enum class ParamType : uint8_t { kBool, kU32, kU64, kF64 };
+
+/// One row of the parameter table (gem5-style typed parameter with unit and doc).
+struct ParamDef {
+  std::string_view key;    ///< dotted key: "dcache.size"
+  ParamType type;
+  std::string_view unit;   ///< "bytes", "cycles", "count", "MHz", "" for flags
+  std::string_view doc;
+  void* (*ref)(TimingConfig&);  ///< address of the field in a config
+};
+
+/// The parameter table, in TOML section order.
+[[nodiscard]] std::span<const ParamDef> timing_params();
+
+/// Sets one parameter from text (`"32768"`, `"true"`, `"1.5"`). Throws vxsynth::Error naming the key
+/// when the key is unknown or the value does not parse as the parameter's type. `where` prefixes
+/// the message (e.g. "--set" or "file.toml").
+void set_param(TimingConfig& cfg, std::string_view key, std::string_view value, std::string_view where);
+
+/// Applies one `key=value` override (the `--set dcache.size=32768` form).
+void apply_override(TimingConfig& cfg, std::string_view assignment);
+
+/// Reads a TOML file over `cfg` (keys absent from the file keep their values). Throws
+/// vxsynth::Error with file, line and key for syntax errors, unknown keys and type mismatches.
+void load_toml(TimingConfig& cfg, const std::filesystem::path& path);
+/// Same, from text; `name` is used in messages.
+void load_toml_text(TimingConfig& cfg, std::string_view text, std::string_view name);
+
+/// Writes every parameter as TOML, one commented line each (`vxsim --dump-config`).
+[[nodiscard]] std::string dump_toml(const TimingConfig& cfg);
+
+/// Reads the current value of a parameter as text; throws for an unknown key.
+[[nodiscard]] std::string get_param(const TimingConfig& cfg, std::string_view key);
+
+}  // namespace vxsim::timing

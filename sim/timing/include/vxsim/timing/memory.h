@@ -1,0 +1,132 @@
+#pragma once
+/// \file
+/// Memory side of the timing model: set-associative caches with banks and MSHRs, a DRAM model with
+/// channels and open rows, local-memory bank conflicts and the global-memory coalescer.
+///
+/// Timing is time-stamped rather than queued: a request arriving at cycle t at a level is served
+/// at max(t, the time its bank/channel is free) and the level returns the cycle its data (or its
+/// write acknowledgement) is back. Requests are presented in issue order, which is cycle order at
+/// the L1; deeper levels see them in that same order (a modelling compromise: a request issued
+/// later but arriving earlier at L2 waits behind the earlier one).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vxsim/step.h"
+#include "vxsim/timing/config.h"
+#include "vxsim/timing/counters.h"
+
+namespace vxsim::timing {
+
+/// A level of the memory hierarchy below the LSU/fetch unit. Addresses are block numbers
+/// (byte address / block size). `core` is the global id of the requesting core (for counters).
+class MemLevel {
+ public:
+  virtual ~MemLevel() = default;
+  /// Read of block `blk` arriving at cycle `t`; returns the cycle the data is back.
+  virtual uint64_t read(uint64_t blk, uint64_t t, uint32_t core) = 0;
+  /// Write of block `blk` arriving at `t`; returns the cycle it is acknowledged.
+  virtual uint64_t write(uint64_t blk, uint64_t t, uint32_t core) = 0;
+};
+
+/// Open-row DRAM with `channels` block-interleaved channels (docs: DramParams).
+class Dram final : public MemLevel {
+ public:
+  explicit Dram(const DramParams& p);
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override;
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
+  [[nodiscard]] const DramCounters& counters() const { return ctr_; }
+
+ private:
+  uint64_t access(uint64_t blk, uint64_t t);
+  DramParams p_;
+  uint64_t blocks_per_row_;
+  std::vector<uint64_t> channel_free_;
+  std::vector<uint64_t> open_row_;  ///< channels × banks; row + 1, 0 = closed
+  DramCounters ctr_;
+};
+
+/// Set-associative, LRU, write-through, no-write-allocate cache with line-interleaved banks and
+/// MSHRs. Counters are kept per requesting core so a cache shared by a socket or cluster can report
+/// per core (the MPM CSRs of SimX are per core).
+class Cache final : public MemLevel {
+ public:
+  /// `banks` is the effective bank count (config 0 = auto resolved by the caller); `num_cores` the
+  /// number of global core ids that may request.
+  Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel* next);
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override;
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
+  /// Last read was a hit (primary or not). For tests and the LSU's latency bookkeeping.
+  [[nodiscard]] bool last_hit() const { return last_hit_; }
+  /// True when `blk` is resident (filled or being filled).
+  [[nodiscard]] bool contains(uint64_t blk) const;
+  [[nodiscard]] const CacheCounters& counters(uint32_t core) const { return ctr_[core]; }
+  [[nodiscard]] CacheCounters total() const;
+
+ private:
+  struct Way {
+    uint64_t tag = 0;   ///< block + 1; 0 = invalid
+    uint64_t lru = 0;   ///< last-use stamp
+    uint64_t fill = 0;  ///< cycle the data arrives
+  };
+  uint64_t bank_start(uint64_t blk, uint64_t t, CacheCounters& c);
+  Way* lookup(uint64_t blk);
+  CacheParams p_;
+  uint32_t banks_;
+  uint32_t sets_;
+  MemLevel* next_;
+  std::vector<Way> ways_;
+  std::vector<uint64_t> bank_free_;
+  std::vector<uint64_t> mshr_done_;
+  std::vector<CacheCounters> ctr_;
+  uint64_t stamp_ = 0;
+  bool last_hit_ = false;
+};
+
+/// Cycles a local-memory instruction occupies the banks: the largest number of distinct 4-byte
+/// words any one bank must serve (lanes reading the same word are merged, a broadcast). `words`
+/// receives the number of distinct (bank, word) accesses. Addresses are byte addresses.
+[[nodiscard]] uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words);
+
+/// Result of coalescing one global memory instruction.
+struct Coalesced {
+  uint32_t num_blocks = 0;
+  std::array<uint64_t, kMaxThreads * 2> blocks{};  ///< distinct block numbers, first-touch order
+  uint32_t sectors = 0;                            ///< distinct 32-byte sectors
+  uint32_t bytes = 0;                              ///< bytes requested by active lanes
+};
+
+/// Groups the active lanes' accesses of `in` by block (`block_bytes`) and counts 32-byte sectors.
+/// An access that straddles a block (or sector) boundary touches both.
+void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
+
+/// The device's memory hierarchy: L1 I/D per socket → L2 per cluster (optional) → L3 (optional) →
+/// DRAM.
+class MemorySystem {
+ public:
+  explicit MemorySystem(const TimingConfig& cfg);
+  [[nodiscard]] Cache& icache(uint32_t core) { return *icaches_[core / socket_size_]; }
+  [[nodiscard]] Cache& dcache(uint32_t core) { return *dcaches_[core / socket_size_]; }
+  /// The first level below the L1s for `core` (L2, L3 or DRAM): where AMOs go.
+  [[nodiscard]] MemLevel& below_l1(uint32_t core);
+  [[nodiscard]] const Dram& dram() const { return *dram_; }
+  [[nodiscard]] const Cache* l2(uint32_t cluster) const { return l2_.empty() ? nullptr : l2_[cluster].get(); }
+  [[nodiscard]] const Cache* l3() const { return l3_.get(); }
+  [[nodiscard]] const Cache& icache_at(uint32_t socket) const { return *icaches_[socket]; }
+  [[nodiscard]] const Cache& dcache_at(uint32_t socket) const { return *dcaches_[socket]; }
+  [[nodiscard]] uint32_t block_bytes() const { return block_; }
+
+ private:
+  uint32_t block_;
+  uint32_t socket_size_;
+  uint32_t cores_per_cluster_;
+  std::unique_ptr<Dram> dram_;
+  std::unique_ptr<Cache> l3_;
+  std::vector<std::unique_ptr<Cache>> l2_;
+  std::vector<std::unique_ptr<Cache>> icaches_;
+  std::vector<std::unique_ptr<Cache>> dcaches_;
+};
+
+}  // namespace vxsim::timing

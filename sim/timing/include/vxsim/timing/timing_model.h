@@ -1,0 +1,105 @@
+#pragma once
+/// \file
+/// vxsim's cycle-level timing model, in the spirit of SimX (docs/vortex-2x.md §8.1, §8.5).
+///
+/// Per core, every cycle:
+///  1. **Issue** (one per issue slot): among warps whose instruction-buffer head has been decoded,
+///     starting after the last warp that issued (round-robin), the first whose source and
+///     destination registers are not pending in the scoreboard and whose functional-unit group is
+///     free issues. Its result is ready after the unit's latency (memory: when the data is back).
+///  2. **Schedule + fetch** (one per issue slot): the lowest-numbered warp that is active and
+///     not stalled in the functional core, not waiting on a control instruction, not between fetch
+///     and decode, and has instruction-buffer room, is stepped by the functional core
+///     (`FunctionalDevice::step`) and fetched through the I-cache. A control instruction
+///     (`ExecutedInstr::is_control`) stalls the warp's fetch until it completes (SimX's fetch_stall:
+///     no speculation past control flow).
+/// Cycles in which no core can do anything are skipped in one step; the stall counters of the
+/// skipped cycles are added as if each had been ticked (the state is constant across them).
+///
+/// The functional core executes an instruction architecturally when it is *scheduled*; the timing
+/// model only decides when. Memory values therefore follow schedule order, which is a legal
+/// interleaving of the warps.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "vxsim/step.h"
+#include "vxsim/timing/config.h"
+#include "vxsim/timing/counters.h"
+#include "vxsim/timing/memory.h"
+
+namespace vxsim::timing {
+
+/// What the timing model needs from the functional simulator: warp state and `step`. Core ids are
+/// global (cluster × cores + core). simcore's Core/Processor is adapted to this in the runtime glue.
+class FunctionalDevice {
+ public:
+  virtual ~FunctionalDevice() = default;
+  /// The warp has a non-zero thread mask.
+  [[nodiscard]] virtual bool warp_active(uint32_t core, uint32_t warp) const = 0;
+  /// The warp is active and not stalled (barrier, wspawn wait): it may execute its next instruction.
+  [[nodiscard]] virtual bool warp_ready(uint32_t core, uint32_t warp) const = 0;
+  /// Executes the warp's next instruction and describes it in `out`. Throws vxsim::SimError on a
+  /// simulated-program fault.
+  virtual void step(uint32_t core, uint32_t warp, ExecutedInstr& out) = 0;
+};
+
+/// MPM counter classes held in DCR 0x005 (docs/vortex-2x.md §2.2).
+enum class MpmClass : uint32_t { kNone = 0, kCore = 1, kMem = 2 };
+
+/// The timing model of a whole device.
+class TimingModel {
+ public:
+  /// Throws vxsynth::Error when `cfg` is invalid.
+  TimingModel(const TimingConfig& cfg, FunctionalDevice& dev);
+  ~TimingModel();
+  TimingModel(const TimingModel&) = delete;
+  TimingModel& operator=(const TimingModel&) = delete;
+
+  /// Runs one kernel launch from the functional core's current state until no warp is active on
+  /// any core and every issued instruction has completed. Counters, caches and DRAM state are reset
+  /// first (SimX resets its counters at each launch, §12). Returns the device's cycles.
+  /// Throws vxsim::SimError(kDeadlock) when active warps remain but none can ever proceed, and
+  /// vxsynth::Error when `max_cycles` is exceeded.
+  uint64_t run();
+
+  /// The current cycle (live during run(), the final cycle count after it).
+  [[nodiscard]] uint64_t now() const { return now_; }
+
+  /// Reads MPM CSR `csr` (0xB00..0xB1F low word, 0xB80..0xB9F high word) of `core` for the MPM
+  /// class `cls` as SimX defines it (docs/vortex-2x.md §2.2), live. Unknown or class-less CSRs
+  /// read 0 (as in SimX). The full 64-bit value is returned by mpm_value().
+  [[nodiscard]] uint32_t mpm_read(uint32_t core, uint32_t csr, MpmClass cls) const;
+  /// 64-bit value of MPM slot `index` (0..31) for `core` and `cls`.
+  [[nodiscard]] uint64_t mpm_value(uint32_t core, uint32_t index, MpmClass cls) const;
+
+  /// Snapshot of all counters (per core, L2 per cluster, L3, DRAM).
+  [[nodiscard]] DeviceCounters counters() const;
+  [[nodiscard]] const TimingConfig& config() const { return cfg_; }
+
+ private:
+  struct Core;
+  void reset();
+  bool tick_core(Core& core);
+  void schedule(Core& core, uint32_t warp);
+  void issue(Core& core, uint32_t warp);
+  void refresh_warp(Core& core, uint32_t warp);
+  void refresh_all();
+  [[nodiscard]] uint64_t next_event(const Core& core) const;
+  [[nodiscard]] uint32_t latency(UnitClass u) const;
+
+  TimingConfig cfg_;
+  FunctionalDevice& dev_;
+  std::unique_ptr<MemorySystem> mem_;
+  std::vector<std::unique_ptr<Core>> cores_;
+  ExecutedInstr scratch_{};
+  uint64_t now_ = 0;
+  uint32_t simd_ = 1;
+  uint32_t issue_width_ = 1;
+  uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
+  std::array<uint32_t, 11> latency_{};
+};
+
+}  // namespace vxsim::timing

@@ -1,0 +1,248 @@
+#include "vxsim/timing/memory.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace vxsim::timing {
+
+CacheCounters& CacheCounters::operator+=(const CacheCounters& o) {
+  reads += o.reads;
+  writes += o.writes;
+  read_misses += o.read_misses;
+  write_misses += o.write_misses;
+  bank_stalls += o.bank_stalls;
+  mshr_stalls += o.mshr_stalls;
+  return *this;
+}
+
+DramCounters& DramCounters::operator+=(const DramCounters& o) {
+  reads += o.reads;
+  writes += o.writes;
+  read_latency += o.read_latency;
+  bank_stalls += o.bank_stalls;
+  bytes_read += o.bytes_read;
+  bytes_written += o.bytes_written;
+  return *this;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DRAM
+
+Dram::Dram(const DramParams& p)
+    : p_(p),
+      blocks_per_row_(p.row_size / p.block),
+      channel_free_(p.channels, 0),
+      open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0) {}
+
+uint64_t Dram::access(uint64_t blk, uint64_t t) {
+  // Address mapping: block-interleaved channels, then row-sized chunks interleaved over banks.
+  uint64_t ch = blk % p_.channels;
+  uint64_t in_ch = blk / p_.channels;
+  uint64_t chunk = in_ch / blocks_per_row_;
+  uint64_t bank = chunk % p_.banks;
+  uint64_t row = chunk / p_.banks;
+  uint64_t start = std::max(t, channel_free_[ch]);
+  ctr_.bank_stalls += start - t;
+  channel_free_[ch] = start + p_.cycles_per_block;
+  uint64_t& open = open_row_[ch * p_.banks + bank];
+  uint64_t latency = (open == row + 1) ? p_.row_hit_latency : p_.row_miss_latency;
+  open = row + 1;
+  return start + latency;
+}
+
+uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
+  uint64_t done = access(blk, t);
+  ++ctr_.reads;
+  ctr_.read_latency += done - t;
+  ctr_.bytes_read += p_.block;
+  return done;
+}
+
+uint64_t Dram::write(uint64_t blk, uint64_t t, uint32_t /*core*/) {
+  uint64_t done = access(blk, t);
+  ++ctr_.writes;
+  ctr_.bytes_written += p_.block;
+  return done;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cache
+
+Cache::Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel* next)
+    : p_(p),
+      banks_(std::max(1u, banks)),
+      sets_(p.size / (p.line * p.ways)),
+      next_(next),
+      ways_(static_cast<std::size_t>(sets_) * p.ways),
+      bank_free_(banks_, 0),
+      mshr_done_(p.mshrs, 0),
+      ctr_(num_cores) {}
+
+uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
+  uint64_t& free = bank_free_[blk % banks_];
+  uint64_t start = std::max(t, free);
+  c.bank_stalls += start - t;
+  free = start + 1;
+  return start;
+}
+
+Cache::Way* Cache::lookup(uint64_t blk) {
+  Way* set = &ways_[static_cast<std::size_t>(blk % sets_) * p_.ways];
+  for (uint32_t i = 0; i < p_.ways; ++i) {
+    if (set[i].tag == blk + 1) return &set[i];
+  }
+  return nullptr;
+}
+
+bool Cache::contains(uint64_t blk) const { return const_cast<Cache*>(this)->lookup(blk) != nullptr; }
+
+uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
+  CacheCounters& c = ctr_[core];
+  ++c.reads;
+  uint64_t start = bank_start(blk, t, c);
+  uint64_t tag_done = start + p_.latency;
+  if (Way* w = lookup(blk)) {
+    w->lru = ++stamp_;
+    if (w->fill <= start) {
+      last_hit_ = true;
+      return tag_done;
+    }
+    // Secondary miss: merged into the pending MSHR, data arrives with the fill.
+    ++c.read_misses;
+    last_hit_ = false;
+    return std::max(tag_done, w->fill);
+  }
+  ++c.read_misses;
+  last_hit_ = false;
+  // Allocate an MSHR: the one freeing earliest; wait if it is still busy.
+  auto it = std::min_element(mshr_done_.begin(), mshr_done_.end());
+  uint64_t send = tag_done;
+  if (*it > send) {
+    c.mshr_stalls += *it - send;
+    send = *it;
+  }
+  uint64_t fill = next_->read(blk, send, core);
+  *it = fill;
+  // Victim: invalid way first, else least recently used.
+  Way* set = &ways_[static_cast<std::size_t>(blk % sets_) * p_.ways];
+  Way* victim = &set[0];
+  for (uint32_t i = 0; i < p_.ways; ++i) {
+    if (set[i].tag == 0) {
+      victim = &set[i];
+      break;
+    }
+    if (set[i].lru < victim->lru) victim = &set[i];
+  }
+  victim->tag = blk + 1;
+  victim->lru = ++stamp_;
+  victim->fill = fill;
+  return fill;
+}
+
+uint64_t Cache::write(uint64_t blk, uint64_t t, uint32_t core) {
+  CacheCounters& c = ctr_[core];
+  ++c.writes;
+  uint64_t start = bank_start(blk, t, c);
+  if (Way* w = lookup(blk)) {
+    w->lru = ++stamp_;
+  } else {
+    ++c.write_misses;
+  }
+  // Write-through: every write goes on to the next level.
+  return next_->write(blk, start + p_.latency, core);
+}
+
+CacheCounters Cache::total() const {
+  CacheCounters t;
+  for (const auto& c : ctr_) t += c;
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local memory and coalescer
+
+uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words) {
+  // Distinct words per bank; lanes ≤ 32, so a small linear scan is the fastest.
+  std::array<uint64_t, kMaxThreads> seen{};
+  uint32_t nseen = 0;
+  std::array<uint32_t, kMaxThreads> per_bank{};
+  uint32_t worst = 0;
+  uint32_t mask = in.active_mask;
+  while (mask != 0) {
+    uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    uint64_t word = in.lanes[lane].addr >> 2;
+    bool dup = false;
+    for (uint32_t i = 0; i < nseen; ++i) {
+      if (seen[i] == word) {
+        dup = true;
+        break;
+      }
+    }
+    if (dup) continue;
+    seen[nseen++] = word;
+    uint32_t b = static_cast<uint32_t>(word % banks) % kMaxThreads;
+    worst = std::max(worst, ++per_bank[b]);
+  }
+  words = nseen;
+  return std::max(worst, 1u);
+}
+
+void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
+  out.num_blocks = 0;
+  out.sectors = 0;
+  out.bytes = 0;
+  std::array<uint64_t, kMaxThreads * 2> sectors{};
+  const uint32_t block_shift = static_cast<uint32_t>(std::countr_zero(block_bytes));
+  auto add_unique = [](auto& arr, uint32_t& n, uint64_t v) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (arr[i] == v) return;
+    }
+    arr[n++] = v;
+  };
+  uint32_t mask = in.active_mask;
+  while (mask != 0) {
+    uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    const LaneAccess& a = in.lanes[lane];
+    uint32_t size = std::max<uint32_t>(a.size, 1);
+    out.bytes += size;
+    uint64_t first = a.addr;
+    uint64_t last = a.addr + size - 1;
+    add_unique(out.blocks, out.num_blocks, first >> block_shift);
+    if ((last >> block_shift) != (first >> block_shift)) add_unique(out.blocks, out.num_blocks, last >> block_shift);
+    add_unique(sectors, out.sectors, first >> 5);
+    if ((last >> 5) != (first >> 5)) add_unique(sectors, out.sectors, last >> 5);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hierarchy
+
+MemorySystem::MemorySystem(const TimingConfig& cfg)
+    : block_(cfg.dram.block), socket_size_(cfg.eff_socket_size()), cores_per_cluster_(cfg.cores) {
+  const uint32_t ncores = cfg.total_cores();
+  dram_ = std::make_unique<Dram>(cfg.dram);
+  MemLevel* below = dram_.get();
+  if (cfg.l3.enabled) {
+    l3_ = std::make_unique<Cache>(cfg.l3, cfg.l3.banks, ncores, below);
+    below = l3_.get();
+  }
+  if (cfg.l2.enabled) {
+    for (uint32_t c = 0; c < cfg.clusters; ++c) l2_.push_back(std::make_unique<Cache>(cfg.l2, cfg.l2.banks, ncores, below));
+  }
+  const uint32_t sockets = (ncores + socket_size_ - 1) / socket_size_;
+  for (uint32_t s = 0; s < sockets; ++s) {
+    MemLevel* next = l2_.empty() ? below : static_cast<MemLevel*>(l2_[(s * socket_size_) / cores_per_cluster_].get());
+    icaches_.push_back(std::make_unique<Cache>(cfg.icache, cfg.icache.banks, ncores, next));
+    dcaches_.push_back(std::make_unique<Cache>(cfg.dcache, cfg.eff_dcache_banks(), ncores, next));
+  }
+}
+
+MemLevel& MemorySystem::below_l1(uint32_t core) {
+  if (!l2_.empty()) return *l2_[core / cores_per_cluster_];
+  if (l3_) return *l3_;
+  return *dram_;
+}
+
+}  // namespace vxsim::timing

@@ -1,0 +1,113 @@
+#include "vxsim/timing/signature.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace vxsim::timing {
+namespace {
+
+using vxsynth::core::MetricId;
+
+/// Metric ids as strings, in MetricId order (docs/signature-and-tolerances.md §1; the same keys as
+/// the metric table in core/).
+constexpr std::array<const char*, vxsynth::core::kNumMetrics> kKeys = {
+    "l1_hit_rate", "l2_hit_rate", "coalescing", "peak_compute", "tensor_mfu",
+    "atomics_per_inst", "arith_intensity", "dram_bandwidth", "active_lanes", "occupancy"};
+
+double ratio(uint64_t num, uint64_t den) {
+  return den == 0 ? 0.0 : static_cast<double>(num) / static_cast<double>(den);
+}
+
+}  // namespace
+
+vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const TimingConfig& cfg) {
+  vxsynth::core::Signature sig;
+  const CoreCounters t = counters.total();
+  const uint64_t cycles = counters.cycles;
+  const uint64_t core_cycles = cycles * counters.cores.size();
+
+  sig[MetricId::kL1HitRate] = 100.0 * ratio(t.dcache.reads - std::min(t.dcache.reads, t.dcache.read_misses), t.dcache.reads);
+
+  if (cfg.l2.enabled && !counters.l2.empty()) {
+    CacheCounters l2;
+    for (const auto& c : counters.l2) l2 += c;
+    const uint64_t lookups = l2.reads + l2.writes;
+    const uint64_t misses = l2.read_misses + l2.write_misses;
+    sig[MetricId::kL2HitRate] = 100.0 * ratio(lookups - std::min(lookups, misses), lookups);
+  }
+
+  sig[MetricId::kCoalescing] = t.gld_sectors == 0 ? 0.0 : 100.0 * ratio(t.gld_bytes, 32 * t.gld_sectors);
+
+  uint64_t busiest = 0;
+  for (uint64_t b : t.busy) busiest = std::max(busiest, b);
+  sig[MetricId::kPeakCompute] = 100.0 * ratio(busiest, core_cycles);
+  sig[MetricId::kTensorMfu] = 100.0 * ratio(t.busy[static_cast<std::size_t>(UnitGroup::kTcu)], core_cycles);
+  sig[MetricId::kAtomicsPerInst] = ratio(t.amo_instrs, t.warp_instrs);
+
+  const uint64_t dram_bytes = counters.dram.bytes_read + counters.dram.bytes_written;
+  const double flops = static_cast<double>(t.fp_flops) + 2.0 * static_cast<double>(t.tcu_macs);
+  if (dram_bytes != 0) sig[MetricId::kArithIntensity] = flops / static_cast<double>(dram_bytes);
+  const double seconds = static_cast<double>(cycles) / (cfg.clock_mhz * 1e6);
+  sig[MetricId::kDramBandwidth] = seconds > 0 ? static_cast<double>(dram_bytes) / seconds : 0.0;
+
+  sig[MetricId::kActiveLanes] = ratio(t.thread_instrs, t.warp_instrs * cfg.threads);
+  sig[MetricId::kOccupancy] = 100.0 * ratio(t.active_warp_cycles, core_cycles * cfg.warps);
+  return sig;
+}
+
+std::string vortex_signature_json(const vxsynth::core::Signature& sig, const DeviceCounters& counters,
+                                  const TimingConfig& cfg, const std::string& program) {
+  nlohmann::ordered_json j;
+  j["platform"] = "vortex";
+  j["source"] = "vxsim timing model";
+  j["program"] = program;
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < kKeys.size(); ++i) {
+    if (sig.values[i]) {
+      metrics[kKeys[i]] = *sig.values[i];
+    } else {
+      metrics[kKeys[i]] = nullptr;
+    }
+  }
+  j["metrics"] = metrics;
+  const CoreCounters t = counters.total();
+  nlohmann::ordered_json c;
+  c["cycles"] = counters.cycles;
+  c["warp_instrs"] = t.warp_instrs;
+  c["thread_instrs"] = t.thread_instrs;
+  c["dcache_reads"] = t.dcache.reads;
+  c["dcache_read_misses"] = t.dcache.read_misses;
+  c["dcache_writes"] = t.dcache.writes;
+  c["gld_instrs"] = t.gld_instrs;
+  c["gld_bytes"] = t.gld_bytes;
+  c["gld_sectors"] = t.gld_sectors;
+  c["busy_alu"] = t.busy[0];
+  c["busy_fpu"] = t.busy[1];
+  c["busy_lsu"] = t.busy[2];
+  c["busy_sfu"] = t.busy[3];
+  c["busy_tcu"] = t.busy[4];
+  c["amo_instrs"] = t.amo_instrs;
+  c["fp_flops"] = t.fp_flops;
+  c["tcu_macs"] = t.tcu_macs;
+  c["dram_bytes_read"] = counters.dram.bytes_read;
+  c["dram_bytes_written"] = counters.dram.bytes_written;
+  c["active_warp_cycles"] = t.active_warp_cycles;
+  c["lmem_reads"] = t.lmem_reads;
+  c["lmem_writes"] = t.lmem_writes;
+  c["lmem_bank_stalls"] = t.lmem_bank_stalls;
+  j["counters"] = c;
+  nlohmann::ordered_json m;
+  m["clusters"] = cfg.clusters;
+  m["cores"] = cfg.cores;
+  m["warps"] = cfg.warps;
+  m["threads"] = cfg.threads;
+  m["dcache_size"] = cfg.dcache.size;
+  m["l2"] = cfg.l2.enabled;
+  m["l3"] = cfg.l3.enabled;
+  m["clock_mhz"] = cfg.clock_mhz;
+  j["config"] = m;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace vxsim::timing

@@ -1,0 +1,560 @@
+#include "vxsim/timing/timing_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "vxsim/error.h"
+#include "vxsynth/common/error.h"
+
+namespace vxsim::timing {
+namespace {
+
+constexpr uint8_t kNoReg = 0xFF;
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+constexpr uint32_t kNumRegs = 64;  // x0..x31, f0..f31
+
+uint8_t reg_id(const RegRef& r) { return static_cast<uint8_t>((r.index & 31u) + (r.fp ? 32u : 0u)); }
+
+/// Stall increments of one cycle; repeated for cycles skipped because nothing could change.
+struct CycleDelta {
+  uint64_t sched_idle = 0;
+  uint64_t sched_stalls = 0;
+  uint64_t ibuf_stalls = 0;
+  uint64_t scrb_stalls = 0;
+  uint64_t opds_stalls = 0;
+  std::array<uint64_t, kNumScrbClasses> scrb{};
+  uint64_t active_warps = 0;
+};
+
+void apply(CoreCounters& c, const CycleDelta& d, uint64_t times) {
+  c.sched_idle += d.sched_idle * times;
+  c.sched_stalls += d.sched_stalls * times;
+  c.ibuf_stalls += d.ibuf_stalls * times;
+  c.scrb_stalls += d.scrb_stalls * times;
+  c.opds_stalls += d.opds_stalls * times;
+  for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i] * times;
+  c.active_warp_cycles += d.active_warps * times;
+}
+
+}  // namespace
+
+/// A decoded instruction waiting in a warp's instruction buffer.
+struct Slot {
+  uint64_t ready_at = 0;  ///< cycle it is decoded and may issue
+  UnitClass unit = UnitClass::kAlu;
+  MemKind mem = MemKind::kNone;
+  AddrSpace space = AddrSpace::kGlobal;
+  bool control = false;
+  uint8_t dst = kNoReg;
+  uint8_t nsrc = 0;
+  std::array<uint8_t, 3> src{};
+  uint8_t lanes = 0;
+  uint32_t fp_flops = 0;
+  uint32_t tcu_uops = 0;
+  uint64_t tcu_macs = 0;
+  uint32_t lmem_cycles = 0;
+  uint32_t lmem_words = 0;
+  Coalesced co;
+};
+
+struct Warp {
+  std::vector<Slot> ibuf;
+  uint32_t head = 0;
+  uint32_t count = 0;
+  uint64_t fetch_ready = 0;     ///< earliest cycle the warp may be scheduled again
+  bool fetch_blocked = false;   ///< a control instruction is in flight
+  uint64_t mem_done = 0;        ///< last outstanding memory acknowledgement (fences wait for it)
+  std::array<uint64_t, kNumRegs> reg_ready{};
+  std::array<UnitClass, kNumRegs> reg_unit{};
+};
+
+struct TimingModel::Core {
+  uint32_t id = 0;
+  std::vector<Warp> warps;
+  uint32_t active_mask = 0;
+  uint32_t ready_mask = 0;
+  std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
+  std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;  ///< per issue slot
+  CoreCounters ctr;
+  CycleDelta delta;
+  uint64_t last_done = 0;
+  bool did_work = false;
+};
+
+TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(cfg), dev_(dev) {
+  cfg_.validate();
+  simd_ = cfg_.eff_simd_width();
+  issue_width_ = cfg_.eff_issue_width();
+  unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
+  const LatencyParams& l = cfg_.lat;
+  auto set = [&](UnitClass u, uint32_t v) { latency_[static_cast<std::size_t>(u)] = v; };
+  set(UnitClass::kAlu, l.alu);
+  set(UnitClass::kMul, l.mul);
+  set(UnitClass::kDiv, l.div);
+  set(UnitClass::kFpuFma, l.fma);
+  set(UnitClass::kFpuDivSqrt, l.fdiv);
+  set(UnitClass::kFpuCvt, l.fcvt);
+  set(UnitClass::kFpuMisc, l.fmisc);
+  set(UnitClass::kLsu, l.lsu);
+  set(UnitClass::kSfuWctl, l.sfu);
+  set(UnitClass::kSfuCsr, l.csr);
+  set(UnitClass::kTcu, l.tcu);
+  reset();
+}
+
+TimingModel::~TimingModel() = default;
+
+uint32_t TimingModel::latency(UnitClass u) const { return latency_[static_cast<std::size_t>(u)]; }
+
+void TimingModel::reset() {
+  mem_ = std::make_unique<MemorySystem>(cfg_);
+  cores_.clear();
+  for (uint32_t c = 0; c < cfg_.total_cores(); ++c) {
+    auto core = std::make_unique<Core>();
+    core->id = c;
+    core->warps.resize(cfg_.warps);
+    for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
+    core->rr.assign(issue_width_, 0);
+    core->unit_free.assign(issue_width_, {});
+    cores_.push_back(std::move(core));
+  }
+  now_ = 0;
+}
+
+void TimingModel::refresh_warp(Core& core, uint32_t w) {
+  uint32_t bit = 1u << w;
+  if (dev_.warp_active(core.id, w)) {
+    core.active_mask |= bit;
+  } else {
+    core.active_mask &= ~bit;
+  }
+  if (dev_.warp_ready(core.id, w)) {
+    core.ready_mask |= bit;
+  } else {
+    core.ready_mask &= ~bit;
+  }
+}
+
+void TimingModel::refresh_all() {
+  for (auto& core : cores_) {
+    for (uint32_t w = 0; w < cfg_.warps; ++w) refresh_warp(*core, w);
+  }
+}
+
+void TimingModel::schedule(Core& core, uint32_t w) {
+  Warp& warp = core.warps[w];
+  ExecutedInstr& in = scratch_;
+  in.mem = MemKind::kNone;
+  in.is_control = false;
+  in.warp_stalled = false;
+  in.warp_exited = false;
+  in.has_dst = false;
+  in.num_src = 0;
+  in.fp_flops = 0;
+  in.tcu_micro_ops = 0;
+  in.tcu_macs = 0;
+  dev_.step(core.id, w, in);
+
+  CoreCounters& c = core.ctr;
+  // Fetch through the I-cache (the instruction word's block), then decode.
+  Cache& ic = mem_->icache(core.id);
+  uint64_t fetched = ic.read(in.pc / mem_->block_bytes(), now_, core.id);
+  ++c.ifetches;
+  c.ifetch_latency += fetched - now_;
+
+  uint32_t pos = (warp.head + warp.count) % cfg_.ibuf_size;
+  Slot& s = warp.ibuf[pos];
+  ++warp.count;
+  s.ready_at = fetched + cfg_.decode_latency;
+  s.unit = in.unit;
+  s.mem = in.mem;
+  s.space = in.space;
+  s.control = in.is_control;
+  s.dst = (in.has_dst && !(in.dst.index == 0 && !in.dst.fp)) ? reg_id(in.dst) : kNoReg;
+  s.nsrc = std::min<uint8_t>(in.num_src, 3);
+  for (uint32_t i = 0; i < s.nsrc; ++i) s.src[i] = reg_id(in.src[i]);
+  s.lanes = static_cast<uint8_t>(std::popcount(in.active_mask));
+  s.fp_flops = in.fp_flops;
+  s.tcu_uops = in.tcu_micro_ops;
+  s.tcu_macs = in.tcu_macs;
+  s.co.num_blocks = 0;
+  if (in.mem == MemKind::kLoad || in.mem == MemKind::kStore || in.mem == MemKind::kAmo) {
+    if (in.space == AddrSpace::kGlobal) {
+      coalesce(in, mem_->block_bytes(), s.co);
+    } else if (in.space == AddrSpace::kLocal) {
+      uint32_t words = 0;
+      s.lmem_cycles = lmem_conflict_cycles(in, cfg_.eff_lmem_banks(), words);
+      s.lmem_words = words;
+    }
+  }
+
+  // The warp waits for decode before it can be scheduled again; a control instruction holds it
+  // until the instruction resolves (set at issue).
+  warp.fetch_ready = s.ready_at;
+  if (in.is_control) warp.fetch_blocked = true;
+  if (in.warp_stalled) ++c.barriers;
+  core.did_work = true;
+
+  // Only warp control can change other warps' state (TMC, WSPAWN, BAR release, also across cores).
+  if (in.unit == UnitClass::kSfuWctl) {
+    refresh_all();
+  } else {
+    refresh_warp(core, w);
+  }
+}
+
+void TimingModel::issue(Core& core, uint32_t w) {
+  Warp& warp = core.warps[w];
+  Slot& s = warp.ibuf[warp.head];
+  warp.head = (warp.head + 1) % cfg_.ibuf_size;
+  --warp.count;
+  CoreCounters& c = core.ctr;
+  const uint64_t t = now_;
+  const UnitGroup g = unit_group(s.unit);
+  const auto gi = static_cast<std::size_t>(g);
+  ++c.warp_instrs;
+  c.thread_instrs += s.lanes;
+  ++c.unit_instrs[gi];
+  c.fp_flops += s.fp_flops;
+
+  uint64_t occupancy = unit_occupancy_;
+  uint64_t done = t + latency(s.unit) + occupancy - 1;
+
+  if (s.unit == UnitClass::kTcu) {
+    occupancy = std::max<uint64_t>(1, s.tcu_uops);
+    done = t + occupancy - 1 + cfg_.lat.tcu;
+    c.tcu_macs += s.tcu_macs;
+    c.tcu_micro_ops += s.tcu_uops;
+  } else if (s.unit == UnitClass::kLsu && s.mem != MemKind::kNone) {
+    const uint64_t agen = t + cfg_.lat.lsu;
+    uint64_t mem_ack = agen;
+    if (s.mem == MemKind::kFence) {
+      done = agen;
+    } else if (s.space == AddrSpace::kGlobal && s.lanes > 0) {
+      Cache& dc = mem_->dcache(core.id);
+      const uint32_t banks = std::max(1u, cfg_.eff_dcache_banks());
+      c.coalescer_misses += s.co.num_blocks - 1;
+      occupancy = std::max<uint64_t>(occupancy, (s.co.num_blocks + banks - 1) / banks);
+      uint64_t last = agen;
+      for (uint32_t i = 0; i < s.co.num_blocks; ++i) {
+        uint64_t at = agen + i / banks;
+        uint64_t blk = s.co.blocks[i];
+        uint64_t d = 0;
+        if (s.mem == MemKind::kLoad) {
+          d = dc.read(blk, at, core.id);
+        } else if (s.mem == MemKind::kStore) {
+          d = dc.write(blk, at, core.id);
+          mem_ack = std::max(mem_ack, d);
+          d = at + 1;  // posted: the LSU is done once the D-cache accepted it
+        } else {  // AMO: performed below the L1 (read-modify-write at L2/L3/DRAM)
+          MemLevel& below = mem_->below_l1(core.id);
+          d = below.read(blk, at, core.id);
+          mem_ack = std::max(mem_ack, below.write(blk, d, core.id));
+        }
+        last = std::max(last, d);
+      }
+      done = last + 1;
+      if (s.mem == MemKind::kLoad) {
+        ++c.gld_instrs;
+        c.gld_bytes += s.co.bytes;
+        c.gld_sectors += s.co.sectors;
+      } else if (s.mem == MemKind::kStore) {
+        ++c.gst_instrs;
+      }
+    } else if (s.space == AddrSpace::kLocal && s.lanes > 0) {
+      ++c.lmem_instrs;
+      c.lmem_bank_stalls += s.lmem_cycles - 1;
+      if (s.mem == MemKind::kLoad) {
+        c.lmem_reads += s.lmem_words;
+      } else if (s.mem == MemKind::kStore) {
+        c.lmem_writes += s.lmem_words;
+      } else {
+        c.lmem_reads += s.lmem_words;
+        c.lmem_writes += s.lmem_words;
+      }
+      occupancy = std::max<uint64_t>(occupancy, s.lmem_cycles);
+      done = agen + cfg_.lmem.latency + s.lmem_cycles - 1;
+      mem_ack = done;
+    } else {  // IO space (console, perf dump) or no active lane
+      done = agen + cfg_.lat.io;
+      mem_ack = done;
+    }
+    if (s.mem == MemKind::kLoad) {
+      ++c.loads;
+      c.load_latency += done - t;
+    } else if (s.mem == MemKind::kStore) {
+      ++c.stores;
+    } else if (s.mem == MemKind::kAmo) {
+      ++c.amo_instrs;
+    }
+    warp.mem_done = std::max(warp.mem_done, mem_ack);
+  }
+
+  c.busy[gi] += occupancy;
+  core.unit_free[w % issue_width_][gi] = t + occupancy;
+  if (s.dst != kNoReg) {
+    warp.reg_ready[s.dst] = done;
+    warp.reg_unit[s.dst] = s.unit;
+  }
+  if (s.control) {
+    ++c.branches;
+    warp.fetch_blocked = false;
+    warp.fetch_ready = std::max(warp.fetch_ready, done);
+  }
+  core.last_done = std::max(core.last_done, done);
+  core.did_work = true;
+}
+
+bool TimingModel::tick_core(Core& core) {
+  const uint64_t t = now_;
+  core.did_work = false;
+  CycleDelta d;
+  d.active_warps = static_cast<uint64_t>(std::popcount(core.active_mask));
+
+  // 1. Issue, per slot.
+  for (uint32_t slot = 0; slot < issue_width_; ++slot) {
+    bool any_scrb = false;
+    bool any_opds = false;
+    std::array<bool, kNumScrbClasses> scrb_hit{};
+    bool issued = false;
+    const uint32_t start = core.rr[slot];
+    for (uint32_t k = 0; k < cfg_.warps && !issued; ++k) {
+      uint32_t w = (start + k) % cfg_.warps;
+      if (w % issue_width_ != slot) continue;
+      Warp& warp = core.warps[w];
+      if (warp.count == 0) continue;
+      const Slot& s = warp.ibuf[warp.head];
+      if (s.ready_at > t) continue;
+      // Scoreboard: sources (RAW) and destination (WAW) must not be pending.
+      int blocking = -1;
+      for (uint32_t i = 0; i < s.nsrc && blocking < 0; ++i) {
+        if (warp.reg_ready[s.src[i]] > t) blocking = s.src[i];
+      }
+      if (blocking < 0 && s.dst != kNoReg && warp.reg_ready[s.dst] > t) blocking = s.dst;
+      if (blocking >= 0) {
+        any_scrb = true;
+        scrb_hit[static_cast<std::size_t>(scrb_class(warp.reg_unit[static_cast<std::size_t>(blocking)]))] = true;
+        continue;
+      }
+      if (s.mem == MemKind::kFence && warp.mem_done > t) {
+        any_scrb = true;
+        scrb_hit[static_cast<std::size_t>(ScrbClass::kLsu)] = true;
+        continue;
+      }
+      if (core.unit_free[slot][static_cast<std::size_t>(unit_group(s.unit))] > t) {
+        any_opds = true;
+        continue;
+      }
+      issue(core, w);
+      core.rr[slot] = (w + 1) % cfg_.warps;
+      issued = true;
+    }
+    if (!issued) {
+      if (any_scrb) {
+        ++d.scrb_stalls;
+        for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
+      } else if (any_opds) {
+        ++d.opds_stalls;
+      }
+    }
+  }
+
+  // 2. Schedule + fetch: lowest-numbered eligible warp per slot.
+  bool scheduled = false;
+  bool ibuf_full = false;
+  for (uint32_t slot = 0; slot < issue_width_; ++slot) {
+    uint32_t mask = core.ready_mask;
+    while (mask != 0) {
+      uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
+      mask &= mask - 1;
+      if (w % issue_width_ != slot) continue;
+      Warp& warp = core.warps[w];
+      if (warp.fetch_blocked || warp.fetch_ready > t) continue;
+      if (warp.count >= cfg_.ibuf_size) {
+        ibuf_full = true;
+        continue;
+      }
+      schedule(core, w);
+      scheduled = true;
+      break;
+    }
+  }
+  if (!scheduled) {
+    if (core.active_mask == 0) {
+      ++d.sched_idle;
+    } else if (ibuf_full) {
+      ++d.ibuf_stalls;
+    } else {
+      ++d.sched_stalls;
+    }
+  }
+  core.delta = d;
+  apply(core.ctr, d, 1);
+  return core.did_work;
+}
+
+uint64_t TimingModel::next_event(const Core& core) const {
+  const uint64_t t = now_;
+  uint64_t next = kNever;
+  auto consider = [&](uint64_t v) {
+    if (v > t && v < next) next = v;
+  };
+  for (uint32_t w = 0; w < cfg_.warps; ++w) {
+    const Warp& warp = core.warps[w];
+    if (warp.count > 0) {
+      const Slot& s = warp.ibuf[warp.head];
+      consider(s.ready_at);
+      for (uint32_t i = 0; i < s.nsrc; ++i) consider(warp.reg_ready[s.src[i]]);
+      if (s.dst != kNoReg) consider(warp.reg_ready[s.dst]);
+      consider(warp.mem_done);
+      consider(core.unit_free[w % issue_width_][static_cast<std::size_t>(unit_group(s.unit))]);
+    }
+    if ((core.ready_mask >> w) & 1u) {
+      if (!warp.fetch_blocked) consider(warp.fetch_ready);
+    }
+  }
+  return next;
+}
+
+uint64_t TimingModel::run() {
+  reset();
+  refresh_all();
+  while (true) {
+    bool any = false;
+    for (auto& core : cores_) any = tick_core(*core) || any;
+    bool busy = false;
+    for (auto& core : cores_) {
+      if (core->active_mask != 0) busy = true;
+      for (const Warp& w : core->warps) busy = busy || w.count > 0;
+    }
+    if (!busy) break;
+    uint64_t next = now_ + 1;
+    if (!any) {
+      next = kNever;
+      for (auto& core : cores_) next = std::min(next, next_event(*core));
+      if (next == kNever) {
+        std::string who;
+        for (auto& core : cores_) {
+          if (core->active_mask != 0) who += fmt::format(" core {} warps {:#x};", core->id, core->active_mask);
+        }
+        throw sim_error(ErrorKind::kDeadlock,
+                        "timing: deadlock at cycle {}: active warps that can never proceed (all stalled):{}", now_,
+                        who);
+      }
+      for (auto& core : cores_) apply(core->ctr, core->delta, next - now_ - 1);
+    }
+    now_ = next;
+    if (cfg_.max_cycles != 0 && now_ > cfg_.max_cycles) {
+      throw vxsynth::make_error("timing: exceeded max_cycles = {} (set max_cycles=0 for no limit)", cfg_.max_cycles);
+    }
+  }
+  uint64_t end = now_ + 1;
+  for (auto& core : cores_) {
+    core->ctr.cycles = core->last_done + 1;
+    end = std::max(end, core->last_done + 1);
+  }
+  now_ = end;
+  return end;
+}
+
+DeviceCounters TimingModel::counters() const {
+  DeviceCounters d;
+  for (const auto& core : cores_) {
+    CoreCounters c = core->ctr;
+    c.icache = mem_->icache_at(core->id / cfg_.eff_socket_size()).counters(core->id);
+    c.dcache = mem_->dcache_at(core->id / cfg_.eff_socket_size()).counters(core->id);
+    if (c.cycles == 0) c.cycles = now_;
+    d.cores.push_back(c);
+    d.cycles = std::max(d.cycles, c.cycles);
+  }
+  if (cfg_.l2.enabled) {
+    for (uint32_t k = 0; k < cfg_.clusters; ++k) d.l2.push_back(mem_->l2(k)->total());
+  }
+  if (const Cache* l3 = mem_->l3()) d.l3 = l3->total();
+  d.dram = mem_->dram().counters();
+  return d;
+}
+
+uint64_t TimingModel::mpm_value(uint32_t core_id, uint32_t index, MpmClass cls) const {
+  if (core_id >= cores_.size() || index >= 32) return 0;
+  const Core& core = *cores_[core_id];
+  const CoreCounters& c = core.ctr;
+  if (index == 0) return c.cycles != 0 ? c.cycles : now_;  // MCYCLE
+  if (index == 2) return c.thread_instrs;                   // MINSTRET (thread instructions, §12)
+  if (cls == MpmClass::kCore) {
+    switch (index) {
+      case 0x03: return c.sched_idle;
+      case 0x04: return c.sched_stalls;
+      case 0x05: return c.ibuf_stalls;
+      case 0x06: return c.scrb_stalls;
+      case 0x07: return c.opds_stalls;
+      case 0x08: return c.scrb[static_cast<std::size_t>(ScrbClass::kAlu)];
+      case 0x09: return c.scrb[static_cast<std::size_t>(ScrbClass::kFpu)];
+      case 0x0A: return c.scrb[static_cast<std::size_t>(ScrbClass::kLsu)];
+      case 0x0B:
+        return c.scrb[static_cast<std::size_t>(ScrbClass::kCsrs)] + c.scrb[static_cast<std::size_t>(ScrbClass::kWctl)];
+      case 0x0C: return c.scrb[static_cast<std::size_t>(ScrbClass::kCsrs)];
+      case 0x0D: return c.scrb[static_cast<std::size_t>(ScrbClass::kWctl)];
+      case 0x0E: return c.ifetches;
+      case 0x0F: return c.loads;
+      case 0x10: return c.stores;
+      case 0x11: return c.ifetch_latency;
+      case 0x12: return c.load_latency;
+      case 0x13: return 0;  // SCRB_VPU: no vector unit
+      case 0x14: return c.scrb[static_cast<std::size_t>(ScrbClass::kTcu)];
+      default: return 0;
+    }
+  }
+  if (cls == MpmClass::kMem) {
+    const uint32_t socket = core_id / cfg_.eff_socket_size();
+    const CacheCounters& ic = mem_->icache_at(socket).counters(core_id);
+    const CacheCounters& dc = mem_->dcache_at(socket).counters(core_id);
+    CacheCounters l2;
+    if (const Cache* l2c = mem_->l2(core_id / cfg_.cores)) l2 = l2c->total();
+    CacheCounters l3;
+    if (const Cache* l3c = mem_->l3()) l3 = l3c->total();
+    const DramCounters& m = mem_->dram().counters();
+    switch (index) {
+      case 0x03: return ic.reads;
+      case 0x04: return ic.read_misses;
+      case 0x05: return ic.mshr_stalls;
+      case 0x06: return dc.reads;
+      case 0x07: return dc.writes;
+      case 0x08: return dc.read_misses;
+      case 0x09: return dc.write_misses;
+      case 0x0A: return dc.bank_stalls;
+      case 0x0B: return dc.mshr_stalls;
+      case 0x0C: return l2.reads;
+      case 0x0D: return l2.writes;
+      case 0x0E: return l2.read_misses;
+      case 0x0F: return l2.write_misses;
+      case 0x10: return l2.bank_stalls;
+      case 0x11: return l2.mshr_stalls;
+      case 0x12: return l3.reads;
+      case 0x13: return l3.writes;
+      case 0x14: return l3.read_misses;
+      case 0x15: return l3.write_misses;
+      case 0x16: return l3.bank_stalls;
+      case 0x17: return l3.mshr_stalls;
+      case 0x18: return m.reads;
+      case 0x19: return m.writes;
+      case 0x1A: return m.read_latency;
+      case 0x1B: return c.lmem_reads;
+      case 0x1C: return c.lmem_writes;
+      case 0x1D: return c.lmem_bank_stalls;
+      case 0x1E: return m.bank_stalls;
+      case 0x1F: return c.coalescer_misses;
+      default: return 0;
+    }
+  }
+  return 0;
+}
+
+uint32_t TimingModel::mpm_read(uint32_t core, uint32_t csr, MpmClass cls) const {
+  if (csr >= 0xB00 && csr < 0xB20) return static_cast<uint32_t>(mpm_value(core, csr - 0xB00, cls));
+  if (csr >= 0xB80 && csr < 0xBA0) return static_cast<uint32_t>(mpm_value(core, csr - 0xB80, cls) >> 32);
+  return 0;
+}
+
+}  // namespace vxsim::timing

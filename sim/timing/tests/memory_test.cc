@@ -1,0 +1,200 @@
+#include "vxsim/timing/memory.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace vxsim::timing {
+namespace {
+
+/// Fixed-latency memory that records what reaches it (the level below a cache under test).
+class CountingMemory final : public MemLevel {
+ public:
+  explicit CountingMemory(uint64_t latency) : latency_(latency) {}
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t /*core*/) override {
+    reads.push_back(blk);
+    return t + latency_;
+  }
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t /*core*/) override {
+    writes.push_back(blk);
+    return t + latency_;
+  }
+  std::vector<uint64_t> reads;
+  std::vector<uint64_t> writes;
+
+ private:
+  uint64_t latency_;
+};
+
+CacheParams l1() { return CacheParams{true, 16384, 4, 64, 1, 16, 2}; }
+
+TEST(Cache, HitAfterFillAndCounterIdentity) {
+  CountingMemory below(100);
+  Cache c(l1(), 1, 1, &below);
+  uint64_t t = 0;
+  uint64_t d = c.read(7, t, 0);
+  EXPECT_FALSE(c.last_hit());
+  EXPECT_EQ(d, 0 + 2 + 100u);  // tag check, then the fill
+  d = c.read(7, 200, 0);
+  EXPECT_TRUE(c.last_hit());
+  EXPECT_EQ(d, 202u);
+  const CacheCounters& k = c.counters(0);
+  EXPECT_EQ(k.reads, 2u);
+  EXPECT_EQ(k.read_misses, 1u);
+  EXPECT_EQ(below.reads.size(), k.read_misses);
+}
+
+TEST(Cache, SecondaryMissWaitsForPendingFill) {
+  CountingMemory below(100);
+  Cache c(l1(), 1, 1, &below);
+  uint64_t first = c.read(3, 0, 0);
+  uint64_t second = c.read(3, 5, 0);
+  EXPECT_EQ(second, first);            // merged into the same fill
+  EXPECT_EQ(below.reads.size(), 1u);   // no second request below
+  EXPECT_EQ(c.counters(0).read_misses, 2u);
+}
+
+TEST(Cache, WorkingSetThatFitsHitsOneThatThrashesMisses) {
+  // 16 KiB, 4-way, 64 B lines = 64 sets. Blocks 0, 64, 128, ... map to set 0.
+  auto run = [](uint32_t distinct) {
+    CountingMemory below(10);
+    Cache c(l1(), 1, 1, &below);
+    uint64_t t = 0;
+    for (int pass = 0; pass < 10; ++pass) {
+      for (uint32_t i = 0; i < distinct; ++i) t = c.read(uint64_t{i} * 64, t + 1, 0);
+    }
+    return c.counters(0);
+  };
+  CacheCounters fits = run(4);
+  EXPECT_EQ(fits.read_misses, 4u);      // compulsory only
+  CacheCounters thrash = run(5);        // 5 blocks cycling through a 4-way set under LRU
+  EXPECT_EQ(thrash.read_misses, thrash.reads);
+}
+
+TEST(Cache, MshrsLimitOutstandingMisses) {
+  CacheParams p = l1();
+  p.mshrs = 2;
+  CountingMemory below(100);
+  Cache c(p, 4, 1, &below);
+  // Four distinct misses at the same cycle on four banks: the third and fourth wait for an MSHR.
+  uint64_t d0 = c.read(0, 0, 0);
+  uint64_t d1 = c.read(1, 0, 0);
+  uint64_t d2 = c.read(2, 0, 0);
+  uint64_t d3 = c.read(3, 0, 0);
+  EXPECT_EQ(d0, 102u);
+  EXPECT_EQ(d1, 102u);
+  EXPECT_EQ(d2, 202u);
+  EXPECT_EQ(d3, 202u);
+  EXPECT_EQ(c.counters(0).mshr_stalls, 200u);
+}
+
+TEST(Cache, BanksSerialiseSameBankRequests) {
+  CountingMemory below(1);
+  Cache c(l1(), 2, 1, &below);
+  c.read(0, 10, 0);  // bank 0
+  c.read(2, 10, 0);  // bank 0 again: waits one cycle
+  c.read(1, 10, 0);  // bank 1: free
+  EXPECT_EQ(c.counters(0).bank_stalls, 1u);
+}
+
+TEST(Cache, WriteThroughNoAllocate) {
+  CountingMemory below(50);
+  Cache c(l1(), 1, 1, &below);
+  c.write(9, 0, 0);
+  EXPECT_EQ(c.counters(0).write_misses, 1u);
+  EXPECT_FALSE(c.contains(9));           // no write-allocate
+  c.read(9, 10, 0);
+  c.write(9, 200, 0);
+  EXPECT_EQ(c.counters(0).write_misses, 1u);  // the second write hits
+  EXPECT_EQ(below.writes.size(), 2u);          // both went through
+  EXPECT_EQ(c.counters(0).writes, 2u);
+}
+
+TEST(Cache, PerCoreCountersOfASharedCache) {
+  CountingMemory below(10);
+  Cache c(l1(), 1, 2, &below);
+  c.read(1, 0, 0);
+  c.read(1, 100, 1);
+  EXPECT_EQ(c.counters(0).read_misses, 1u);
+  EXPECT_EQ(c.counters(1).read_misses, 0u);  // core 1 hits the line core 0 brought in
+  EXPECT_EQ(c.total().reads, 2u);
+}
+
+TEST(Dram, RowHitsAreFasterAndChannelsLimitBandwidth) {
+  DramParams p;
+  Dram d(p);
+  uint64_t first = d.read(0, 0, 0);   // row miss
+  EXPECT_EQ(first, p.row_miss_latency);
+  uint64_t second = d.read(2, 1000, 0);  // same channel (0), same row: row hit
+  EXPECT_EQ(second, 1000u + p.row_hit_latency);
+  // 8 back-to-back requests to channel 0 at t = 2000: served one per cycles_per_block.
+  uint64_t last = 0;
+  for (uint64_t i = 0; i < 8; ++i) last = d.read(2 * i, 2000, 0);
+  EXPECT_EQ(last, 2000u + 7 * p.cycles_per_block + p.row_hit_latency);
+  EXPECT_EQ(d.counters().bank_stalls, (0u + 1 + 2 + 3 + 4 + 5 + 6 + 7) * p.cycles_per_block);
+  EXPECT_EQ(d.counters().reads, 10u);
+  EXPECT_EQ(d.counters().bytes_read, 10u * 64);
+}
+
+ExecutedInstr strided_load(uint32_t lanes, uint64_t base, uint64_t stride, uint32_t mask = 0xFFFFFFFFu) {
+  ExecutedInstr in;
+  in.mem = MemKind::kLoad;
+  in.unit = UnitClass::kLsu;
+  in.active_mask = (lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1)) & mask;
+  for (uint32_t i = 0; i < lanes; ++i) in.lanes[i] = LaneAccess{base + i * stride, 4};
+  return in;
+}
+
+TEST(Coalescer, UnitStrideVsStride32) {
+  Coalesced co;
+  coalesce(strided_load(8, 0x1000, 4), 64, co);
+  EXPECT_EQ(co.num_blocks, 1u);
+  EXPECT_EQ(co.sectors, 1u);
+  EXPECT_EQ(co.bytes, 32u);  // 32 B requested / 1 sector × 32 B = 100 %
+  coalesce(strided_load(8, 0x1000, 128), 64, co);
+  EXPECT_EQ(co.num_blocks, 8u);
+  EXPECT_EQ(co.sectors, 8u);  // 32 / (8 × 32) = 12.5 %
+  coalesce(strided_load(8, 0x1000, 4, 0x55), 64, co);  // even lanes only
+  EXPECT_EQ(co.bytes, 16u);
+  EXPECT_EQ(co.sectors, 1u);
+  // A 4-byte access straddling a block boundary touches two blocks and two sectors.
+  ExecutedInstr in = strided_load(1, 62, 0);
+  coalesce(in, 64, co);
+  EXPECT_EQ(co.num_blocks, 2u);
+  EXPECT_EQ(co.sectors, 2u);
+}
+
+TEST(LocalMemory, BankConflicts) {
+  uint32_t words = 0;
+  // 8 lanes, unit stride over 8 banks: conflict-free.
+  EXPECT_EQ(lmem_conflict_cycles(strided_load(8, 0, 4), 8, words), 1u);
+  EXPECT_EQ(words, 8u);
+  // Stride of 8 words: every lane hits bank 0 at a different word: 8-way conflict.
+  EXPECT_EQ(lmem_conflict_cycles(strided_load(8, 0, 32), 8, words), 8u);
+  // Stride of 2 words: two lanes per bank.
+  EXPECT_EQ(lmem_conflict_cycles(strided_load(8, 0, 8), 8, words), 2u);
+  // All lanes read the same word: a broadcast, one cycle, one word.
+  EXPECT_EQ(lmem_conflict_cycles(strided_load(8, 64, 0), 8, words), 1u);
+  EXPECT_EQ(words, 1u);
+}
+
+TEST(MemorySystem, SocketsShareL1AndL2IsOptional) {
+  TimingConfig cfg;
+  cfg.cores = 4;
+  MemorySystem m(cfg);
+  EXPECT_EQ(&m.dcache(0), &m.dcache(3));  // socket of 4 cores
+  EXPECT_EQ(m.l2(0), nullptr);
+  cfg.l2.enabled = true;
+  cfg.socket_size = 1;
+  MemorySystem m2(cfg);
+  EXPECT_NE(&m2.dcache(0), &m2.dcache(1));
+  ASSERT_NE(m2.l2(0), nullptr);
+  m2.dcache(0).read(5, 0, 0);
+  m2.dcache(1).read(5, 1000, 1);  // misses its own L1, hits the shared L2
+  EXPECT_EQ(m2.l2(0)->total().reads, 2u);
+  EXPECT_EQ(m2.l2(0)->total().read_misses, 1u);
+  EXPECT_EQ(m2.dram().counters().reads, 1u);
+}
+
+}  // namespace
+}  // namespace vxsim::timing

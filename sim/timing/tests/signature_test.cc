@@ -1,0 +1,82 @@
+#include "vxsim/timing/signature.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace vxsim::timing {
+namespace {
+
+using vxsynth::core::MetricId;
+
+DeviceCounters sample() {
+  DeviceCounters d;
+  CoreCounters c;
+  c.cycles = 1000;
+  c.warp_instrs = 200;
+  c.thread_instrs = 400;   // 4 threads, half the lanes on average
+  c.dcache.reads = 80;
+  c.dcache.read_misses = 20;
+  c.gld_bytes = 320;
+  c.gld_sectors = 20;      // 320 / (20 × 32) = 50 %
+  c.busy = {300, 100, 500, 10, 0};
+  c.amo_instrs = 2;
+  c.fp_flops = 640;
+  c.active_warp_cycles = 3000;  // 3 of 4 warps on average
+  d.cores.push_back(c);
+  d.cycles = 1000;
+  d.dram.bytes_read = 256;
+  d.dram.bytes_written = 64;
+  return d;
+}
+
+TEST(VortexSignature, MetricsFromCounters) {
+  TimingConfig cfg;
+  vxsynth::core::Signature s = vortex_signature(sample(), cfg);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kL1HitRate], 75.0);
+  EXPECT_FALSE(s[MetricId::kL2HitRate].has_value());  // no L2 in the config: NA
+  EXPECT_DOUBLE_EQ(*s[MetricId::kCoalescing], 50.0);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kPeakCompute], 50.0);  // LSU busiest, 500 / 1000
+  EXPECT_DOUBLE_EQ(*s[MetricId::kTensorMfu], 0.0);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kAtomicsPerInst], 0.01);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kArithIntensity], 2.0);  // 640 FLOP / 320 B
+  EXPECT_DOUBLE_EQ(*s[MetricId::kDramBandwidth], 320.0 / (1000.0 / 400e6));
+  EXPECT_DOUBLE_EQ(*s[MetricId::kActiveLanes], 0.5);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kOccupancy], 75.0);
+}
+
+TEST(VortexSignature, L2MeasuredWhenPresentAndNoLoadsGiveZeroCoalescing) {
+  TimingConfig cfg;
+  cfg.l2.enabled = true;
+  DeviceCounters d = sample();
+  d.l2.push_back(CacheCounters{30, 10, 10, 10, 0, 0});
+  d.cores[0].gld_sectors = 0;
+  d.cores[0].gld_bytes = 0;
+  vxsynth::core::Signature s = vortex_signature(d, cfg);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kL2HitRate], 50.0);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kCoalescing], 0.0);  // paper §3.2: 0 and kept in D
+}
+
+TEST(VortexSignature, NoDramTrafficMakesArithIntensityNA) {
+  TimingConfig cfg;
+  DeviceCounters d = sample();
+  d.dram = DramCounters{};
+  vxsynth::core::Signature s = vortex_signature(d, cfg);
+  EXPECT_FALSE(s[MetricId::kArithIntensity].has_value());
+  EXPECT_DOUBLE_EQ(*s[MetricId::kDramBandwidth], 0.0);
+}
+
+TEST(VortexSignature, JsonHasAllTenKeys) {
+  TimingConfig cfg;
+  DeviceCounters d = sample();
+  auto j = nlohmann::json::parse(vortex_signature_json(vortex_signature(d, cfg), d, cfg, "k.vxbin"));
+  const auto& m = j.at("metrics");
+  EXPECT_EQ(m.size(), 10u);
+  EXPECT_TRUE(m.at("l2_hit_rate").is_null());
+  EXPECT_DOUBLE_EQ(m.at("occupancy").get<double>(), 75.0);
+  EXPECT_EQ(j.at("platform"), "vortex");
+  EXPECT_EQ(j.at("counters").at("cycles"), 1000);
+}
+
+}  // namespace
+}  // namespace vxsim::timing
