@@ -175,3 +175,29 @@ def test_classify_engine_and_precision():
     row = {ncu.TENSOR_PIPE_METRIC: "2.4", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": "1,000"}
     c = profile.classify(row)
     assert c["engine_class"] == "SIMT" and c["precision_path"] == "fp32 (SIMT)"
+
+
+def test_capture_ops_table_matches_workloads():
+    from vxsynth_torch import capture_ops as co
+    from vxsynth_torch.workloads import act, diffusion_policy as dp, pi0
+    ops = {o.name: o for o in co.OPS}
+    a, d, p = act.CONFIGS["full"], dp.CONFIGS["full"], pi0.CONFIGS["full"]
+    assert ops["linear_fp32_simt"].shapes[1] == (a.ffn, a.d_model)
+    assert ops["matmul_bf16_tc"].shapes[0] == (1, p.heads, 3 * 256 + p.lang_tokens, p.head_dim)
+    assert ops["conv1d_fp32_tf32"].shapes[1] == (d.down_dims[-1], d.down_dims[-1], d.kernel)
+    assert not ops["conv2d_fp32_simt"].cudnn_tf32 and ops["conv2d_fp32_tf32"].cudnn_tf32
+    y = co.make_call(co.OpSpec("t", "F.conv1d", ((1, 4, 6), (3, 4, 5)), "float32", True, "", "", (("padding", 2),)),
+                     device="cpu")()
+    assert tuple(y.shape) == (1, 3, 6)
+
+
+def test_split_by_nvtx_keeps_lines():
+    from vxsynth_torch import capture_ops as co
+    hdr = ('"ID","Process ID","Process Name","Host Name","thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:'
+           'Color:Msg_Type:Msg","Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg",'
+           '"Kernel Name","gpu__time_duration.sum"')
+    rows = ['"0","1","p","h","1800  ""<default domain>:conv2d_fp32_simt:none:none:none:none:none:none""","","k1","1"',
+            '"1","1","p","h","1800  ""<default domain>:linear_fp32_simt:none:none:none:none:none:none""","","k2","2"']
+    parts = co.split_by_nvtx("\n".join(["==PROF== x", hdr, '"","","","","","","","ns"'] + rows))
+    assert parts["conv2d_fp32_simt"][2:] == [rows[0]] and parts["linear_fp32_simt"][2:] == [rows[1]]
+    assert parts["conv2d_fp32_tf32"][2:] == []

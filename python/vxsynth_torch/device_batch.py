@@ -16,6 +16,8 @@ import tarfile
 import time
 
 WORK = "/tmp/vx"
+#: Per-step wall-clock caps in seconds (the step also stops at the batch deadline).
+CAPS = {"env": 30, "ops": 150, "act": 170, "diffusion_policy": 220, "pi0": 260, "swap": 200, "pytest_gpu": 240}
 
 
 def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
@@ -29,6 +31,9 @@ def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
         return py + ["vxsynth_torch.capture_ops", "--out", d] + (["--no-ncu"] if no_ncu else [])
     if step == "swap":
         return py + ["vxsynth_torch.swap_demo", "--out", d]
+    if step == "pytest_gpu":
+        return py + ["pytest", "-q", "-m", "gpu", os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"),
+                     "--junitxml", os.path.join(d, "junit.xml")]
     return py + ["vxsynth_torch.profile", step, "--out", d, "--config", "full", "--top", "5",
                  "--ncu-timeout", str(int(ncu_timeout))] + (["--no-ncu"] if no_ncu else [])
 
@@ -52,6 +57,7 @@ def main(argv=None) -> int:
             continue
         d = os.path.join(WORK, step)
         os.makedirs(d, exist_ok=True)
+        left = min(left, CAPS.get(step, left))
         cmd = step_command(step, d, no_ncu, max(30.0, left - 25))
         t = time.time()
         with open(os.path.join(d, "step.log"), "w") as log:
