@@ -1,0 +1,40 @@
+// vxsim CLI: runs a .vxbin or .elf on the functional simulator (docs/vxsim.md).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "vxsim/core.h"
+#include "vxsim/error.h"
+#include "vxsim/loader.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"vxsim: functional simulator of the Vortex 2.x GPGPU"};
+  vxsim::Config cfg;
+  std::string program;
+  bool no_strict = false;
+  bool trace = false;
+  app.add_option("--clusters", cfg.clusters, "number of clusters")->capture_default_str();
+  app.add_option("--cores", cfg.cores, "cores per cluster")->capture_default_str();
+  app.add_option("--warps", cfg.warps, "warps per core (1..32)")->capture_default_str();
+  app.add_option("--threads", cfg.threads, "threads per warp (1..32)")->capture_default_str();
+  app.add_option("--budget", cfg.instr_budget, "maximum warp instructions (0 = unlimited)")->capture_default_str();
+  app.add_flag("--no-strict-divergence", no_strict, "let divergent branches follow the highest active lane");
+  app.add_flag("--trace", trace, "print a per-warp disassembled instruction trace to stderr");
+  app.add_option("program", program, "kernel image (.vxbin or .elf)")->required();
+  CLI11_PARSE(app, argc, argv);
+  cfg.strict_divergence = !no_strict;
+  try {
+    vxsim::Processor proc(cfg);
+    if (trace) proc.set_trace(&std::cerr);
+    vxsim::load_program(proc, program);
+    proc.reset();
+    vxsim::RunResult r = proc.run();
+    for (uint32_t c = 0; c < proc.num_cores(); ++c) {
+      if (!proc.core(c).halt_reason().empty()) std::cerr << "vxsim: note: core stopped by " << proc.core(c).halt_reason() << "\n";
+    }
+    return static_cast<int>(r.exit_code);
+  } catch (const vxsynth::Error& e) {
+    std::cerr << "vxsim: error: " << e.what() << "\n";
+    return 2;
+  }
+}
