@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace vxsynth::core {
 
@@ -52,6 +54,13 @@ struct TileHint {
   uint32_t stages = 0;
 };
 
+/// One tensor operand of the framework op as the torch trace records it (ncu-and-torch.md §6).
+struct TensorDesc {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;   ///< elements; empty when the trace has none
+  std::string type;               ///< torch's spelling: "float", "c10::BFloat16", …
+};
+
 /// Everything the generator and sandbox need to know about one reference kernel.
 struct ReferenceContext {
   std::string kernel_name;            ///< demangled name as ncu prints it
@@ -65,6 +74,20 @@ struct ReferenceContext {
   EngineClass engine = EngineClass::kSimt;
   LaunchGeometry launch;
   std::optional<TileHint> tile_hint;
+  // --- provenance of the fields above (added by [signature]) ---
+  std::vector<std::string> op_stack;  ///< torch ops outermost → innermost, e.g. {aten::linear, aten::addmm}
+  std::vector<TensorDesc> operands;   ///< tensor arguments of the op the shape was read from
+  std::string engine_reason;          ///< how `engine` was decided (counter value or name rule)
+  std::string name_rule;              ///< id of the kernel-name rule that matched ("" = none)
 };
+
+/// Stable lower-case names used in JSON and reports ("linear", "tensor_core", "bf16", …).
+[[nodiscard]] std::string_view to_string(OpKind v);
+[[nodiscard]] std::string_view to_string(EngineClass v);
+[[nodiscard]] std::string_view to_string(DType v);
+/// Inverses of to_string; nullopt for an unknown name.
+[[nodiscard]] std::optional<OpKind> op_kind_from_string(std::string_view s);
+[[nodiscard]] std::optional<EngineClass> engine_from_string(std::string_view s);
+[[nodiscard]] std::optional<DType> dtype_from_string(std::string_view s);
 
 }  // namespace vxsynth::core

@@ -1,0 +1,77 @@
+// vxsynth profile import --trace T --ncu C [--provenance P.json] [--top K] [--arch A] [--workload W] [-o B]
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "subcommands.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/core/hot.h"
+
+namespace vxsynth::cli {
+namespace {
+
+struct Options {
+  std::string trace, ncu, provenance, output, workload, arch;
+  std::size_t top = 5;
+};
+
+int run(const Options& o) {
+  core::NcuImportOptions nopt;
+  if (!o.arch.empty()) {
+    nopt.expect_arch = core::arch_from_name(o.arch);
+    if (!nopt.expect_arch) throw make_error("--arch: unknown architecture '{}' (sm_90, sm_80, sm_89, sm_87)", o.arch);
+  }
+  const core::TorchTrace trace = core::read_torch_trace(o.trace);
+  const core::NcuReport ncu = core::read_ncu_csv(o.ncu, nopt);
+  core::ImportOptions iopt;
+  iopt.top_k = o.top;
+  iopt.workload = o.workload;
+  if (!o.provenance.empty()) {
+    try {
+      iopt.provenance = nlohmann::json::parse(read_file(o.provenance));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw make_error("{}: not valid JSON: {}", o.provenance, e.what());
+    }
+    if (!iopt.provenance.is_object()) throw make_error("{}: expected a JSON object", o.provenance);
+  }
+  const core::ReferenceBundle b = core::import_profile(trace, ncu, iopt);
+  const core::NcuJoin join = core::join_ncu(trace, ncu);
+  const std::string text = core::to_json(b).dump(2) + "\n";
+  std::ostream& info = o.output.empty() ? std::cerr : std::cout;
+  if (o.output.empty()) {
+    std::cout << text;
+  } else {
+    write_file_atomic(o.output, text);
+  }
+  std::size_t with_sig = 0;
+  for (const auto& k : b.kernels) with_sig += k.signature ? 1 : 0;
+  info << fmt::format("{}: {} hot kernels ({:.1f} % of {:.1f} us GPU time in {} launches), {} with a signature; "
+                      "{} of {} ncu rows joined to the trace\n",
+                      o.output.empty() ? "bundle" : o.output, b.kernels.size(),
+                      b.kernels.empty() ? 0.0 : 100.0 * b.kernels.back().cumulative_share, b.gpu_time_total_us,
+                      b.kernel_launches, with_sig, ncu.kernels.size() - join.unmatched_ncu.size(), ncu.kernels.size());
+  for (std::size_t n : join.unmatched_ncu)
+    info << fmt::format("  ncu ID {} not in the trace: {}\n", ncu.kernels[n].id, ncu.kernels[n].name);
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_profile_import(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  app.add_option("--trace", o->trace, "PyTorch profiler Chrome trace (.json or .json.gz)")->required();
+  app.add_option("--ncu", o->ncu, "ncu CSV: --csv --page raw (or details) --print-units base")->required();
+  app.add_option("--provenance", o->provenance, "JSON object: gpu, driver, cuda, ncu, torch, command, date, "
+                                                "clock_control, cache_control (other keys kept as extra)");
+  app.add_option("--top", o->top, "hot kernels to keep (0 = all)")->capture_default_str();
+  app.add_option("--arch", o->arch, "reject an ncu file from another architecture (sm_90, sm_80, sm_89, sm_87)");
+  app.add_option("--workload", o->workload, "workload name (default: the trace file's stem)");
+  app.add_option("-o,--output", o->output, "bundle to write (default: print it)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace vxsynth::cli

@@ -1,0 +1,37 @@
+#pragma once
+// The `vxsynth` subcommand table. Adding a subcommand = one row in subcommands.cc plus one
+// setup function (declared here, defined in its own cmd_<name>.cc) that registers the options on
+// the CLI11 app it is given and returns the function that runs the command.
+
+#include <functional>
+#include <span>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+namespace vxsynth::cli {
+
+/// Runs a parsed subcommand; returns the process exit status (0 = success). Throws vxsynth::Error
+/// for bad input: main() prints it and exits 2.
+using Runner = std::function<int()>;
+
+/// Registers a subcommand's options and positionals on `app`; the returned Runner reads them.
+using Setup = Runner (*)(CLI::App& app);
+
+/// One row of the subcommand table.
+struct Subcommand {
+  std::string_view path;  ///< words from the top, e.g. "profile import" (parents are created)
+  std::string_view help;  ///< one line for --help
+  Setup setup;
+};
+
+/// THE table.
+std::span<const Subcommand> subcommands();
+
+// ---- setup functions, one per row ------------------------------------------------------------
+Runner setup_profile_import(CLI::App& app);  // cmd_profile.cc
+Runner setup_hot(CLI::App& app);             // cmd_hot.cc
+Runner setup_distance(CLI::App& app);        // cmd_distance.cc
+Runner setup_metrics(CLI::App& app);         // cmd_metrics.cc
+
+}  // namespace vxsynth::cli

@@ -1,0 +1,99 @@
+#pragma once
+/// \file
+/// The reference bundle: per hot kernel of one workload on one platform, its reference context
+/// (fixed properties), its ten-metric signature and the raw ncu values behind it, with provenance.
+/// Schema "vxsynth.reference-bundle" version 1, documented field by field in
+/// docs/reference-bundle.md. Also the standalone signature file ("vxsynth.signature" version 1).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vxsynth/core/context.h"
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/core/ncu_import.h"
+#include "vxsynth/core/signature.h"
+#include "vxsynth/core/torch_trace.h"
+
+namespace vxsynth::core {
+
+inline constexpr std::string_view kBundleSchema = "vxsynth.reference-bundle";
+inline constexpr int kBundleVersion = 1;
+inline constexpr std::string_view kSignatureSchema = "vxsynth.signature";
+inline constexpr int kSignatureVersion = 1;
+
+/// Where the numbers come from (CONTRIBUTING: every GPU figure carries its provenance). Every
+/// field is present in the JSON; nullopt (JSON null) = not known.
+struct Provenance {
+  std::optional<std::string> gpu, cc, driver, cuda, ncu, torch, command, date, clock_control, cache_control;
+  std::string trace_file, ncu_file;  ///< file names the bundle was imported from
+  nlohmann::json extra = nlohmann::json::object();  ///< any other keys of the --provenance file
+};
+
+/// One hot kernel of the bundle.
+struct BundleKernel {
+  std::string id;                 ///< "k<rank>", the handle `bundle.json#k1` uses
+  std::size_t rank = 0;
+  std::string name;               ///< kernel name as the torch trace spells it
+  std::size_t launches = 0;
+  double total_us = 0, share = 0, cumulative_share = 0;
+  ReferenceContext context;
+  std::optional<Signature> signature;   ///< nullopt when ncu profiled no launch of this kernel
+  std::vector<int64_t> ncu_ids;         ///< ncu "ID"s of the profiled launches (signature: the first)
+  std::vector<NcuInput> ncu_raw;        ///< raw ncu values behind the signature, with units
+  std::vector<std::string> notes;       ///< why a metric is NA, join remarks
+};
+
+/// A reference bundle.
+struct ReferenceBundle {
+  std::string workload;           ///< free text, e.g. "act-h200" (defaults to the trace file stem)
+  Arch arch = Arch::kHopper;      ///< architecture of the ncu file
+  Provenance provenance;
+  double gpu_time_total_us = 0;   ///< Σ kernel durations in the trace
+  std::size_t kernel_launches = 0;  ///< kernel events in the trace
+  std::vector<BundleKernel> kernels;  ///< hot kernels by rank
+  /// Kernel by id ("k1") or by rank ("1"); throws vxsynth::Error listing the ids when absent.
+  [[nodiscard]] const BundleKernel& kernel(std::string_view id) const;
+};
+
+/// Options of import_profile.
+struct ImportOptions {
+  std::size_t top_k = 5;               ///< paper §4.1: top five per workload and platform; 0 = all
+  std::string workload;                ///< "" → trace file stem
+  nlohmann::json provenance = nlohmann::json::object();  ///< contents of --provenance (optional)
+};
+
+/// Ranks the trace's hot kernels, joins them to the ncu rows, and builds context + signature for
+/// each. Throws vxsynth::Error when no ncu row matches any trace kernel (different workloads?).
+[[nodiscard]] ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu,
+                                             const ImportOptions& options = {});
+
+/// JSON conversion. The readers validate: unknown schema/version, a missing or ill-typed field and
+/// an unknown metric key raise vxsynth::Error naming `where` and the field path (e.g.
+/// "b.json: kernels[2].context.gemm.m: expected an integer").
+[[nodiscard]] nlohmann::json to_json(const ReferenceBundle& b);
+[[nodiscard]] ReferenceBundle bundle_from_json(const nlohmann::json& j, const std::string& where);
+[[nodiscard]] nlohmann::json signature_to_json(const Signature& s);  ///< {"l1_hit_rate": 12.5, …, null for NA}
+[[nodiscard]] Signature signature_from_json(const nlohmann::json& metrics, const std::string& where);
+[[nodiscard]] nlohmann::json context_to_json(const ReferenceContext& c);
+[[nodiscard]] ReferenceContext context_from_json(const nlohmann::json& j, const std::string& where);
+
+/// Files. Writers use vxsynth::write_file_atomic.
+[[nodiscard]] ReferenceBundle read_bundle(const std::filesystem::path& path);
+void write_bundle(const std::filesystem::path& path, const ReferenceBundle& b);
+void write_signature(const std::filesystem::path& path, const Signature& s, const std::string& label);
+
+/// A signature operand of `vxsynth distance`: a signature file, or `bundle.json#k1` (a kernel of a
+/// bundle). Throws vxsynth::Error naming the file, or the missing kernel id, or a kernel without
+/// a signature.
+struct SignatureRef {
+  Signature signature;
+  std::string label;  ///< what to call it in reports
+};
+[[nodiscard]] SignatureRef load_signature_ref(const std::string& spec);
+
+}  // namespace vxsynth::core

@@ -1,0 +1,52 @@
+#pragma once
+/// \file
+/// THE kernel-name rule table: library kernel-name families → engine class and tile syntax
+/// (ncu-and-torch.md §7). NVIDIA documents none of these names except CUTLASS's; a name is a hint
+/// that the counters outrank (§7.6), and a tile read from a name is kept only where the launch
+/// geometry agrees (paper §3.1). Adding a family is a row in kernel_names.cc.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "vxsynth/core/context.h"
+
+namespace vxsynth::core {
+
+/// How a family writes its CTA tile in the name.
+enum class TileSyntax : uint8_t {
+  kNone,
+  kNvjet,      ///< "_256x128_64x4_": TM×TN, TK×stages (§7.3, fields [U])
+  kXmma,       ///< "tilesize128x64x32" + optional "_stage5" (§7.2)
+  kCutlass2,   ///< "_64x64_16x6_": tbM×tbN, tbK×stages (§7.5, documented)
+  kSgemm,      ///< "ampere_sgemm_128x64_": TM×TN (§7.4)
+};
+
+/// One kernel-name family.
+struct KernelNameRule {
+  std::string_view id;       ///< stable id, e.g. "nvjet"
+  std::string_view pattern;  ///< ECMAScript regex searched anywhere in the name
+  EngineClass engine;
+  std::string_view library;  ///< "cuBLASLt", "cuDNN", "CUTLASS", "ATen", …
+  TileSyntax tile;
+  std::string_view source;   ///< where the fact comes from (doc section, evidence tag)
+};
+
+/// The rules, first match wins (more specific rows first).
+[[nodiscard]] std::span<const KernelNameRule> kernel_name_rules();
+
+/// What a name says: the first matching rule and the tile it spells (if any).
+struct NameHints {
+  const KernelNameRule* rule = nullptr;  ///< nullptr when no family matches
+  std::optional<TileHint> tile;
+};
+[[nodiscard]] NameHints classify_kernel_name(std::string_view name);
+
+/// The kernel's function base name: return type, namespaces, template arguments and parameters
+/// removed ("void cudnn::engines_precompiled::nchwToNhwcKernel<float, …>(…)" → "nchwToNhwcKernel";
+/// "nvjet_sm90_tst_…" unchanged). ncu and torch spell templated names differently (§5.3), but agree
+/// on this.
+[[nodiscard]] std::string kernel_base_name(std::string_view name);
+
+}  // namespace vxsynth::core

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// Builds the reference program context of one kernel (paper §3.1, Table 4;
+/// docs/signature-and-tolerances.md §2) from its torch-trace event and, when ncu profiled it, its
+/// ncu row: op kind and shape from the framework op's Input Dims/Concrete Inputs, operand and
+/// accumulator types from its Input types, engine class from the counters first (tensor pipe > 5 %)
+/// and the kernel-name rules second, block size and launch geometry from the profiled launch, and
+/// a tile hint only where the launch grid agrees with it.
+
+#include <optional>
+
+#include "vxsynth/core/context.h"
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/core/ncu_import.h"
+#include "vxsynth/core/torch_trace.h"
+
+namespace vxsynth::core {
+
+/// Tensor-pipe activity above which a kernel is tensor-core (ncu-and-torch.md §2.5, §7.6: HFMA2.MMA
+/// constant building alone reads up to 2.4 % on SIMT kernels).
+inline constexpr double kTensorPipeThresholdPct = 5.0;
+
+/// Context of `kernel`. `ncu` (may be null) is the kernel's joined ncu row from a file of `arch`.
+/// Never throws on unusual ops: an op we cannot read a shape from gives OpKind::kOther and no shape.
+[[nodiscard]] ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, Arch arch);
+
+/// Element type for torch's "Input type" spelling ("float" → fp32, "c10::BFloat16" → bf16, …).
+[[nodiscard]] std::optional<DType> dtype_from_torch(std::string_view torch_type);
+
+/// Whether a name-derived tile agrees with the launch: the number of CTAs in grid.x·grid.y equals
+/// ceil(A/tile.m)·ceil(B/tile.n) for (A,B) = (M,N) or (N,M) of the GEMM (conv: implicit GEMM
+/// M = N·P·Q, N = K). grid.z is free (batch or split-K).
+[[nodiscard]] bool tile_agrees(const TileHint& tile, const ReferenceContext& ctx);
+
+}  // namespace vxsynth::core

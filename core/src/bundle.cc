@@ -1,0 +1,471 @@
+#include "vxsynth/core/bundle.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/hot.h"
+#include "vxsynth/core/reference.h"
+
+namespace vxsynth::core {
+namespace {
+
+using nlohmann::json;
+
+/// Provenance keys, in schema order (docs/reference-bundle.md §provenance).
+struct ProvField {
+  const char* key;
+  std::optional<std::string> Provenance::*member;
+};
+constexpr ProvField kProvFields[] = {
+    {"gpu", &Provenance::gpu},       {"cc", &Provenance::cc},
+    {"driver", &Provenance::driver}, {"cuda", &Provenance::cuda},
+    {"ncu", &Provenance::ncu},       {"torch", &Provenance::torch},
+    {"command", &Provenance::command}, {"date", &Provenance::date},
+    {"clock_control", &Provenance::clock_control}, {"cache_control", &Provenance::cache_control},
+};
+
+// ---- validating reader helpers: every error names the file and the field path ----------------
+struct At {
+  const std::string& where;
+  std::string path;
+  [[nodiscard]] At operator[](std::string_view key) const {
+    return {where, path.empty() ? std::string(key) : path + "." + std::string(key)};
+  }
+  [[nodiscard]] At operator[](std::size_t i) const { return {where, fmt::format("{}[{}]", path, i)}; }
+  [[noreturn]] void fail(std::string_view what) const {
+    throw make_error("{}: {}: {}", where, path.empty() ? "(top level)" : path, what);
+  }
+};
+
+const json& field(const json& obj, const At& at, const char* key) {
+  if (!obj.is_object()) at.fail("expected an object");
+  auto it = obj.find(key);
+  if (it == obj.end()) at[key].fail("missing field");
+  return *it;
+}
+std::string str(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (!v.is_string()) at[key].fail("expected a string");
+  return v.get<std::string>();
+}
+std::optional<std::string> opt_str(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_string()) at[key].fail("expected a string or null");
+  return v.get<std::string>();
+}
+double number(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (!v.is_number()) at[key].fail("expected a number");
+  return v.get<double>();
+}
+int64_t integer(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (!v.is_number_integer()) at[key].fail("expected an integer");
+  return v.get<int64_t>();
+}
+bool boolean(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (!v.is_boolean()) at[key].fail("expected true or false");
+  return v.get<bool>();
+}
+const json& array(const json& obj, const At& at, const char* key) {
+  const json& v = field(obj, at, key);
+  if (!v.is_array()) at[key].fail("expected an array");
+  return v;
+}
+std::vector<int64_t> ints(const json& obj, const At& at, const char* key) {
+  const json& a = array(obj, at, key);
+  std::vector<int64_t> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_number_integer()) at[key][i].fail("expected an integer");
+    out.push_back(a[i].get<int64_t>());
+  }
+  return out;
+}
+std::array<uint32_t, 3> dim3(const json& obj, const At& at, const char* key) {
+  const auto v = ints(obj, at, key);
+  if (v.size() != 3 || std::any_of(v.begin(), v.end(), [](int64_t x) { return x < 1 || x > UINT32_MAX; }))
+    at[key].fail("expected [x, y, z] of positive integers");
+  return {static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]), static_cast<uint32_t>(v[2])};
+}
+template <typename E>
+E enum_field(const json& obj, const At& at, const char* key, std::optional<E> (*parse)(std::string_view)) {
+  const std::string s = str(obj, at, key);
+  auto v = parse(s);
+  if (!v) at[key].fail(fmt::format("unknown value '{}'", s));
+  return *v;
+}
+void check_schema(const json& j, const At& at, std::string_view schema, int version) {
+  if (!j.is_object()) at.fail("expected a JSON object");
+  const std::string s = str(j, at, "schema");
+  if (s != schema) at["schema"].fail(fmt::format("is '{}', expected '{}'", s, schema));
+  const int64_t v = integer(j, at, "version");
+  if (v != version) at["version"].fail(fmt::format("unsupported version {}, this vxsynth reads {}", v, version));
+}
+
+json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+json opt(const std::optional<double>& d) { return d ? json(*d) : json(nullptr); }
+
+Signature read_signature_metrics(const json& m, const At& at) {
+  if (!m.is_object()) at.fail("expected an object of the ten metrics");
+  Signature s;
+  for (auto it = m.begin(); it != m.end(); ++it)
+    if (!metric_from_key(it.key())) at[it.key()].fail("unknown metric key");
+  for (const MetricDef& def : metric_table()) {
+    const std::string key(def.key);
+    const json& v = field(m, at, key.c_str());
+    if (v.is_null()) continue;
+    if (!v.is_number() || !std::isfinite(v.get<double>())) at[key].fail("expected a finite number or null (NA)");
+    s[def.id] = v.get<double>();
+  }
+  return s;
+}
+
+std::string file_name(const std::string& p) { return std::filesystem::path(p).filename().string(); }
+
+}  // namespace
+
+// ---- context ------------------------------------------------------------------------------------
+json context_to_json(const ReferenceContext& c) {
+  json j;
+  j["kernel_name"] = c.kernel_name;
+  j["op"] = to_string(c.op);
+  j["framework_op"] = c.framework_op;
+  j["op_stack"] = c.op_stack;
+  j["gemm"] = c.gemm ? json{{"batch", c.gemm->batch}, {"m", c.gemm->m}, {"n", c.gemm->n}, {"k", c.gemm->k}}
+                     : json(nullptr);
+  if (c.conv) {
+    const ConvShape& v = *c.conv;
+    j["conv"] = {{"n", v.n},           {"c", v.c},     {"h", v.h},           {"w", v.w},
+                 {"k", v.k},           {"r", v.r},     {"s", v.s},           {"stride", v.stride},
+                 {"pad", v.pad},       {"dilation", v.dilation}, {"groups", v.groups}};
+  } else {
+    j["conv"] = nullptr;
+  }
+  j["has_bias"] = c.has_bias;
+  j["operand_type"] = to_string(c.operand_type);
+  j["accumulator_type"] = to_string(c.accumulator_type);
+  j["engine"] = to_string(c.engine);
+  j["engine_reason"] = c.engine_reason;
+  j["name_rule"] = c.name_rule;
+  j["launch"] = {{"grid", c.launch.grid},
+                 {"block", c.launch.block},
+                 {"block_size", c.launch.block_size()},
+                 {"registers_per_thread", c.launch.registers_per_thread},
+                 {"static_shared_bytes", c.launch.static_shared_bytes},
+                 {"dynamic_shared_bytes", c.launch.dynamic_shared_bytes}};
+  j["tile_hint"] = c.tile_hint ? json{{"m", c.tile_hint->m},
+                                      {"n", c.tile_hint->n},
+                                      {"k", c.tile_hint->k},
+                                      {"stages", c.tile_hint->stages}}
+                               : json(nullptr);
+  json ops = json::array();
+  for (const TensorDesc& t : c.operands) ops.push_back({{"dims", t.dims}, {"strides", t.strides}, {"type", t.type}});
+  j["operands"] = ops;
+  return j;
+}
+
+namespace {
+ReferenceContext read_context(const json& j, const At& at) {
+  ReferenceContext c;
+  c.kernel_name = str(j, at, "kernel_name");
+  c.op = enum_field<OpKind>(j, at, "op", &op_kind_from_string);
+  c.framework_op = str(j, at, "framework_op");
+  const json& stack = array(j, at, "op_stack");
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (!stack[i].is_string()) at["op_stack"][i].fail("expected a string");
+    c.op_stack.push_back(stack[i].get<std::string>());
+  }
+  const json& g = field(j, at, "gemm");
+  if (!g.is_null()) {
+    const At a = at["gemm"];
+    c.gemm = GemmShape{integer(g, a, "batch"), integer(g, a, "m"), integer(g, a, "n"), integer(g, a, "k")};
+  }
+  const json& v = field(j, at, "conv");
+  if (!v.is_null()) {
+    const At a = at["conv"];
+    ConvShape s;
+    s.n = integer(v, a, "n"), s.c = integer(v, a, "c"), s.h = integer(v, a, "h"), s.w = integer(v, a, "w");
+    s.k = integer(v, a, "k"), s.r = integer(v, a, "r"), s.s = integer(v, a, "s");
+    auto pair = [&](const char* key) {
+      const auto p = ints(v, a, key);
+      if (p.size() != 2) a[key].fail("expected [h, w]");
+      return std::array<int64_t, 2>{p[0], p[1]};
+    };
+    s.stride = pair("stride"), s.pad = pair("pad"), s.dilation = pair("dilation");
+    s.groups = integer(v, a, "groups");
+    c.conv = s;
+  }
+  c.has_bias = boolean(j, at, "has_bias");
+  c.operand_type = enum_field<DType>(j, at, "operand_type", &dtype_from_string);
+  c.accumulator_type = enum_field<DType>(j, at, "accumulator_type", &dtype_from_string);
+  c.engine = enum_field<EngineClass>(j, at, "engine", &engine_from_string);
+  c.engine_reason = str(j, at, "engine_reason");
+  c.name_rule = str(j, at, "name_rule");
+  const json& l = field(j, at, "launch");
+  const At la = at["launch"];
+  c.launch.grid = dim3(l, la, "grid");
+  c.launch.block = dim3(l, la, "block");
+  if (integer(l, la, "block_size") != c.launch.block_size()) la["block_size"].fail("does not equal the product of block");
+  c.launch.registers_per_thread = static_cast<uint32_t>(integer(l, la, "registers_per_thread"));
+  c.launch.static_shared_bytes = static_cast<uint32_t>(integer(l, la, "static_shared_bytes"));
+  c.launch.dynamic_shared_bytes = static_cast<uint32_t>(integer(l, la, "dynamic_shared_bytes"));
+  const json& t = field(j, at, "tile_hint");
+  if (!t.is_null()) {
+    const At a = at["tile_hint"];
+    c.tile_hint = TileHint{static_cast<uint32_t>(integer(t, a, "m")), static_cast<uint32_t>(integer(t, a, "n")),
+                           static_cast<uint32_t>(integer(t, a, "k")), static_cast<uint32_t>(integer(t, a, "stages"))};
+  }
+  const json& ops = array(j, at, "operands");
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const At a = at["operands"][i];
+    c.operands.push_back({ints(ops[i], a, "dims"), ints(ops[i], a, "strides"), str(ops[i], a, "type")});
+  }
+  return c;
+}
+}  // namespace
+
+ReferenceContext context_from_json(const json& j, const std::string& where) { return read_context(j, At{where, ""}); }
+
+// ---- signature ----------------------------------------------------------------------------------
+json signature_to_json(const Signature& s) {
+  json j = json::object();
+  for (const MetricDef& m : metric_table()) j[std::string(m.key)] = opt(s[m.id]);
+  return j;
+}
+
+Signature signature_from_json(const json& metrics, const std::string& where) {
+  return read_signature_metrics(metrics, At{where, "metrics"});
+}
+
+void write_signature(const std::filesystem::path& path, const Signature& s, const std::string& label) {
+  json j{{"schema", kSignatureSchema}, {"version", kSignatureVersion}, {"label", label}, {"metrics", signature_to_json(s)}};
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+// ---- bundle -------------------------------------------------------------------------------------
+const BundleKernel& ReferenceBundle::kernel(std::string_view id) const {
+  for (const BundleKernel& k : kernels)
+    if (k.id == id || std::to_string(k.rank) == id) return k;
+  std::vector<std::string> ids;
+  for (const BundleKernel& k : kernels) ids.push_back(k.id);
+  throw make_error("no kernel '{}' in the bundle (kernels: {})", id, fmt::join(ids, ", "));
+}
+
+json to_json(const ReferenceBundle& b) {
+  json j;
+  j["schema"] = kBundleSchema;
+  j["version"] = kBundleVersion;
+  j["workload"] = b.workload;
+  const ArchInfo& a = arch_info(b.arch);
+  j["platform"] = {{"arch", a.sm}, {"cc", a.cc}, {"chip", a.chip}, {"family", a.name}};
+  json p;
+  for (const ProvField& f : kProvFields) p[f.key] = opt(b.provenance.*(f.member));
+  p["trace_file"] = b.provenance.trace_file;
+  p["ncu_file"] = b.provenance.ncu_file;
+  p["extra"] = b.provenance.extra;
+  j["provenance"] = p;
+  j["gpu_time_total_us"] = b.gpu_time_total_us;
+  j["kernel_launches"] = b.kernel_launches;
+  json ks = json::array();
+  for (const BundleKernel& k : b.kernels) {
+    json kj;
+    kj["id"] = k.id;
+    kj["rank"] = k.rank;
+    kj["name"] = k.name;
+    kj["launches"] = k.launches;
+    kj["total_us"] = k.total_us;
+    kj["share"] = k.share;
+    kj["cumulative_share"] = k.cumulative_share;
+    kj["context"] = context_to_json(k.context);
+    kj["signature"] = k.signature ? signature_to_json(*k.signature) : json(nullptr);
+    json raw = json::object();
+    for (const NcuInput& in : k.ncu_raw) raw[in.name] = {{"value", opt(in.value)}, {"unit", in.unit}};
+    kj["ncu"] = {{"ids", k.ncu_ids}, {"raw", raw}};
+    kj["notes"] = k.notes;
+    ks.push_back(kj);
+  }
+  j["kernels"] = ks;
+  return j;
+}
+
+ReferenceBundle bundle_from_json(const json& j, const std::string& where) {
+  const At top{where, ""};
+  check_schema(j, top, kBundleSchema, kBundleVersion);
+  ReferenceBundle b;
+  b.workload = str(j, top, "workload");
+  const json& plat = field(j, top, "platform");
+  const std::string arch = str(plat, top["platform"], "arch");
+  const auto a = arch_from_name(arch);
+  if (!a) top["platform"]["arch"].fail(fmt::format("unknown architecture '{}'", arch));
+  b.arch = *a;
+  const json& p = field(j, top, "provenance");
+  const At pa = top["provenance"];
+  for (const ProvField& f : kProvFields) b.provenance.*(f.member) = opt_str(p, pa, f.key);
+  b.provenance.trace_file = str(p, pa, "trace_file");
+  b.provenance.ncu_file = str(p, pa, "ncu_file");
+  b.provenance.extra = field(p, pa, "extra");
+  if (!b.provenance.extra.is_object()) pa["extra"].fail("expected an object");
+  b.gpu_time_total_us = number(j, top, "gpu_time_total_us");
+  b.kernel_launches = static_cast<std::size_t>(integer(j, top, "kernel_launches"));
+  const json& ks = array(j, top, "kernels");
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const At at = top["kernels"][i];
+    const json& kj = ks[i];
+    BundleKernel k;
+    k.id = str(kj, at, "id");
+    k.rank = static_cast<std::size_t>(integer(kj, at, "rank"));
+    k.name = str(kj, at, "name");
+    k.launches = static_cast<std::size_t>(integer(kj, at, "launches"));
+    k.total_us = number(kj, at, "total_us");
+    k.share = number(kj, at, "share");
+    k.cumulative_share = number(kj, at, "cumulative_share");
+    if (k.share < 0 || k.share > 1 + 1e-9) at["share"].fail("expected a fraction in [0, 1]");
+    k.context = read_context(field(kj, at, "context"), at["context"]);
+    const json& sig = field(kj, at, "signature");
+    if (!sig.is_null()) k.signature = read_signature_metrics(sig, at["signature"]);
+    const json& n = field(kj, at, "ncu");
+    k.ncu_ids = ints(n, at["ncu"], "ids");
+    const json& raw = field(n, at["ncu"], "raw");
+    if (!raw.is_object()) at["ncu"]["raw"].fail("expected an object");
+    for (auto it = raw.begin(); it != raw.end(); ++it) {
+      const At ra = at["ncu"]["raw"][it.key()];
+      const json& v = field(it.value(), ra, "value");
+      if (!v.is_null() && !v.is_number()) ra["value"].fail("expected a number or null");
+      k.ncu_raw.push_back({it.key(), str(it.value(), ra, "unit"), v.is_null() ? std::nullopt : std::optional<double>(v.get<double>())});
+    }
+    const json& notes = array(kj, at, "notes");
+    for (std::size_t q = 0; q < notes.size(); ++q) {
+      if (!notes[q].is_string()) at["notes"][q].fail("expected a string");
+      k.notes.push_back(notes[q].get<std::string>());
+    }
+    b.kernels.push_back(std::move(k));
+  }
+  return b;
+}
+
+ReferenceBundle read_bundle(const std::filesystem::path& path) {
+  json j;
+  try {
+    j = json::parse(read_file(path));
+  } catch (const json::parse_error& e) {
+    throw make_error("{}: not valid JSON: {}", path.string(), e.what());
+  }
+  return bundle_from_json(j, path.string());
+}
+
+void write_bundle(const std::filesystem::path& path, const ReferenceBundle& b) {
+  write_file_atomic(path, to_json(b).dump(2) + "\n");
+}
+
+SignatureRef load_signature_ref(const std::string& spec) {
+  const std::size_t hash = spec.rfind('#');
+  const std::string file = hash == std::string::npos ? spec : spec.substr(0, hash);
+  json j;
+  try {
+    j = json::parse(read_file(file));
+  } catch (const json::parse_error& e) {
+    throw make_error("{}: not valid JSON: {}", file, e.what());
+  }
+  if (hash != std::string::npos) {
+    const std::string id = spec.substr(hash + 1);
+    const ReferenceBundle b = bundle_from_json(j, file);
+    const BundleKernel* k = nullptr;
+    try {
+      k = &b.kernel(id);
+    } catch (const vxsynth::Error& e) {
+      throw make_error("{}: {}", file, e.what());
+    }
+    if (!k->signature) throw make_error("{}: kernel {} ({}) has no signature: ncu profiled none of its launches", file, k->id, k->name);
+    return {*k->signature, spec};
+  }
+  const At top{file, ""};
+  if (j.is_object() && j.contains("schema") && j["schema"] == kBundleSchema)
+    top.fail("is a reference bundle: name a kernel as FILE#k1");
+  check_schema(j, top, kSignatureSchema, kSignatureVersion);
+  SignatureRef r{read_signature_metrics(field(j, top, "metrics"), top["metrics"]), spec};
+  if (j.contains("label") && j["label"].is_string() && !j["label"].get<std::string>().empty())
+    r.label = j["label"].get<std::string>();
+  return r;
+}
+
+// ---- import -------------------------------------------------------------------------------------
+ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, const ImportOptions& options) {
+  ReferenceBundle b;
+  b.workload = options.workload.empty() ? std::filesystem::path(trace.path).stem().stem().string() : options.workload;
+  b.arch = ncu.arch;
+  b.gpu_time_total_us = trace.total_kernel_time_us();
+  b.kernel_launches = trace.kernels.size();
+
+  // Provenance: what the files say, then the --provenance file (which wins where both say something).
+  Provenance& p = b.provenance;
+  p.trace_file = file_name(trace.path);
+  p.ncu_file = file_name(ncu.path);
+  if (!ncu.gpu_name.empty()) p.gpu = ncu.gpu_name;
+  else if (!trace.gpu_name.empty()) p.gpu = trace.gpu_name;
+  p.cc = std::string(arch_info(ncu.arch).cc);
+  if (!trace.cuda_runtime_version.empty()) p.cuda = "runtime " + trace.cuda_runtime_version;
+  const json& pf = options.provenance;
+  if (!pf.is_object()) throw make_error("provenance: expected a JSON object");
+  for (auto it = pf.begin(); it != pf.end(); ++it) {
+    const ProvField* f = nullptr;
+    for (const ProvField& q : kProvFields)
+      if (it.key() == q.key) f = &q;
+    if (f && (it.value().is_string() || it.value().is_null()))
+      p.*(f->member) = it.value().is_null() ? std::nullopt : std::optional<std::string>(it.value().get<std::string>());
+    else if (f && it.value().is_number())
+      p.*(f->member) = it.value().dump();
+    else
+      p.extra[it.key()] = it.value();
+  }
+
+  const NcuJoin join = join_ncu(trace, ncu);
+  const std::size_t matched = static_cast<std::size_t>(
+      std::count_if(join.ncu_for_trace.begin(), join.ncu_for_trace.end(), [](const auto& o) { return o.has_value(); }));
+  if (matched == 0)
+    throw make_error("{} and {}: no ncu kernel matches a trace kernel by base name + grid + block (same workload?)",
+                     trace.path, ncu.path);
+
+  for (const HotKernel& h : rank_hot_kernels(trace, options.top_k)) {
+    BundleKernel k;
+    k.rank = h.rank;
+    k.id = fmt::format("k{}", h.rank);
+    k.launches = h.launches.size();
+    k.total_us = h.total_us;
+    k.share = h.share;
+    k.cumulative_share = h.cumulative_share;
+    const TraceKernel* first = &trace.kernels[h.launches.front()];
+    const NcuKernel* row = nullptr;
+    for (std::size_t t : h.launches) {
+      if (!join.ncu_for_trace[t]) continue;
+      const NcuKernel& nk = ncu.kernels[*join.ncu_for_trace[t]];
+      k.ncu_ids.push_back(nk.id);
+      if (!row) {
+        row = &nk;
+        first = &trace.kernels[t];
+      }
+    }
+    k.name = first->name;
+    k.context = build_context(*first, row, ncu.arch);
+    if (row) {
+      NcuSignature s = signature_from_ncu(*row, ncu.arch);
+      k.signature = s.signature;
+      k.ncu_raw = std::move(s.inputs);
+      k.notes = std::move(s.notes);
+      if (k.ncu_ids.size() > 1)
+        k.notes.push_back(fmt::format("signature from ncu ID {} (first of {} profiled launches)", row->id, k.ncu_ids.size()));
+    } else {
+      k.notes.push_back("ncu profiled no launch of this kernel: no signature");
+    }
+    b.kernels.push_back(std::move(k));
+  }
+  return b;
+}
+
+}  // namespace vxsynth::core

@@ -1,0 +1,82 @@
+#include "vxsynth/core/hot.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "vxsynth/core/kernel_names.h"
+
+namespace vxsynth::core {
+namespace {
+
+std::string group_key(const TraceKernel& k) {
+  std::string key = fmt::format("{}|{}|{}", k.name, fmt::join(k.grid, ","), fmt::join(k.block, ","));
+  if (!k.op_stack.empty()) {
+    key += "|" + k.op_stack.front().name;
+    for (const OpArg& a : k.op_stack.back().args) key += fmt::format("|{}:{}", fmt::join(a.dims, "x"), a.type);
+  }
+  return key;
+}
+
+}  // namespace
+
+std::vector<HotKernel> rank_hot_kernels(const TorchTrace& trace, std::size_t top_k) {
+  std::map<std::string, std::size_t> index;
+  std::vector<HotKernel> groups;
+  for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
+    auto [it, fresh] = index.emplace(group_key(trace.kernels[i]), groups.size());
+    if (fresh) groups.emplace_back();
+    HotKernel& g = groups[it->second];
+    g.launches.push_back(i);
+    g.total_us += trace.kernels[i].dur_us;
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const HotKernel& a, const HotKernel& b) { return a.total_us > b.total_us; });
+  const double total = trace.total_kernel_time_us();
+  double cum = 0;
+  for (std::size_t r = 0; r < groups.size(); ++r) {
+    groups[r].rank = r + 1;
+    groups[r].share = total > 0 ? groups[r].total_us / total : 0;
+    cum += groups[r].share;
+    groups[r].cumulative_share = cum;
+  }
+  if (top_k > 0 && groups.size() > top_k) groups.resize(top_k);
+  return groups;
+}
+
+NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
+  NcuJoin j;
+  j.ncu_for_trace.assign(trace.kernels.size(), std::nullopt);
+  std::vector<std::string> trace_base(trace.kernels.size());
+  for (std::size_t i = 0; i < trace.kernels.size(); ++i) trace_base[i] = kernel_base_name(trace.kernels[i].name);
+  std::vector<std::size_t> order(ncu.kernels.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ncu.kernels[a].id < ncu.kernels[b].id; });
+  std::size_t cursor = 0;
+  for (std::size_t n : order) {
+    const NcuKernel& nk = ncu.kernels[n];
+    const std::string base = kernel_base_name(nk.name);
+    auto matches = [&](std::size_t t) {
+      const TraceKernel& tk = trace.kernels[t];
+      return !j.ncu_for_trace[t] && tk.grid == nk.grid && tk.block == nk.block && trace_base[t] == base;
+    };
+    std::optional<std::size_t> hit;
+    for (std::size_t t = cursor; t < trace.kernels.size() && !hit; ++t)
+      if (matches(t)) hit = t;
+    for (std::size_t t = 0; t < cursor && !hit; ++t)
+      if (matches(t)) hit = t;
+    if (!hit) {
+      j.unmatched_ncu.push_back(n);
+      continue;
+    }
+    j.ncu_for_trace[*hit] = n;
+    cursor = *hit + 1;
+  }
+  return j;
+}
+
+}  // namespace vxsynth::core

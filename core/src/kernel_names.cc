@@ -1,0 +1,139 @@
+#include "vxsynth/core/kernel_names.h"
+
+#include <array>
+#include <charconv>
+#include <regex>
+#include <vector>
+
+namespace vxsynth::core {
+namespace {
+
+using E = EngineClass;
+using T = TileSyntax;
+
+// THE table (ncu-and-torch.md §7.1–§7.5). First match wins.
+constexpr std::array<KernelNameRule, 22> kRules{{
+    // cuBLASLt on Hopper: always wgmma tensor-core in the H200 samples [M] (§7.3).
+    {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "ncu-and-torch.md §7.1, §7.3 [M]"},
+    // cuBLAS/cuDNN xmma: engine from the instruction-shape field (§7.2, reliable in practice [M]).
+    {"xmma_dmma", "^sm[0-9]+_xmma_.*f64f64.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kDmma, "cuBLAS/cuDNN", T::kXmma,
+     "ncu-and-torch.md §7.1 (fp64 tensor16x8x16 on sm90) [M]"},
+    {"xmma_gmma", "^sm[0-9]+_xmma_.*_warpgroupsize[0-9]", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
+     "ncu-and-torch.md §7.2 warpgroupsize → wgmma [M]"},
+    {"xmma_mma", "^sm[0-9]+_xmma_.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
+     "ncu-and-torch.md §7.2 tensorMxNxK → mma.sync [M]"},
+    {"xmma_ffma", "^sm[0-9]+_xmma_.*_ffma", E::kSimt, "cuBLAS/cuDNN", T::kXmma,
+     "ncu-and-torch.md §7.2 ffma → SIMT [M]"},
+    // Legacy hand-written cuBLAS families (§7.4).
+    {"legacy_sgemm", "^(ampere|volta|turing|maxwell)_sgemm_", E::kSimt, "cuBLAS", T::kSgemm,
+     "ncu-and-torch.md §7.4"},
+    {"legacy_dgemm", "^(ampere|volta|turing)_dgemm_", E::kSimt, "cuBLAS", T::kSgemm, "ncu-and-torch.md §7.4"},
+    {"legacy_tensor_gemm", "^(ampere|volta|turing)_.*[shi](16816|1688|884|16832)gemm", E::kTensorCore, "cuBLAS",
+     T::kSgemm, "ncu-and-torch.md §7.4 (s16816 = HMMA m16n8k16 fp32 acc)"},
+    {"legacy_tensor_cudnn", "^(ampere|volta|turing)_.*(s884|s1688|s16816|h884|h1688|h16816)cudnn", E::kTensorCore,
+     "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
+    // CUTLASS (documented procedural names, §7.5).
+    {"cutlass3x_simt", "cutlass3x_sm[0-9]+_simt", E::kSimt, "CUTLASS", T::kNone, "ncu-and-torch.md §7.5"},
+    {"cutlass3x_tensorop", "cutlass3x_sm[0-9]+_tensorop", E::kTensorCore, "CUTLASS", T::kNone,
+     "ncu-and-torch.md §7.5"},
+    {"cutlass_simt", "cutlass_[0-9]*_?simt_", E::kSimt, "CUTLASS", T::kCutlass2, "ncu-and-torch.md §7.5"},
+    {"cutlass_tensorop", "cutlass_[0-9]*_?(tensorop|wmma)", E::kTensorCore, "CUTLASS", T::kCutlass2,
+     "ncu-and-torch.md §7.5"},
+    // cuDNN (§7.4).
+    {"cudnn_sdpa_wgmma", "^cudnn_generated_fort_native_.*(wgmma|hmma)", E::kTensorCore, "cuDNN", T::kNone,
+     "ncu-and-torch.md §7.1 [M]"},
+    {"cudnn_implicit_sgemm", "implicit_convolve_[sd]gemm", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
+    {"cudnn_winograd", "winograd", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
+    {"cudnn_layout", "(nchwToNhwc|nhwcToNchw)Kernel", E::kSimt, "cuDNN", T::kNone,
+     "ncu-and-torch.md §7.1 layout transposes [M]"},
+    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]"},
+    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]"},
+    // ATen's own kernels run on CUDA cores (§7.1 last row [M]).
+    {"aten_native", "at::native::|at::\\(anonymous namespace\\)|at::<unnamed>", E::kSimt, "ATen", T::kNone,
+     "ncu-and-torch.md §7.1 [M]"},
+    {"aten_softmax", "cunn_SoftMax", E::kSimt, "ATen", T::kNone, "ncu-and-torch.md §7.1 [M]"},
+    {"triton", "^triton_", E::kSimt, "Triton", T::kNone, "[U]: Triton kernels may use tensor cores; counters decide"},
+}};
+
+const std::vector<std::regex>& compiled() {
+  static const std::vector<std::regex> re = [] {
+    std::vector<std::regex> v;
+    v.reserve(kRules.size());
+    for (const auto& r : kRules) v.emplace_back(std::string(r.pattern), std::regex::ECMAScript | std::regex::optimize);
+    return v;
+  }();
+  return re;
+}
+
+uint32_t to_u32(const std::string& s) {
+  uint32_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+std::optional<TileHint> read_tile(std::string_view name, TileSyntax syntax) {
+  const std::string n(name);
+  std::smatch m;
+  TileHint t;
+  switch (syntax) {
+    case T::kNone: return std::nullopt;
+    case T::kNvjet:
+    case T::kCutlass2: {
+      static const std::regex re("_([0-9]+)x([0-9]+)_([0-9]+)x([0-9]+)(_|$)");
+      if (!std::regex_search(n, m, re)) return std::nullopt;
+      t = {to_u32(m[1]), to_u32(m[2]), to_u32(m[3]), to_u32(m[4])};
+      return t;
+    }
+    case T::kXmma: {
+      static const std::regex re("tilesize([0-9]+)x([0-9]+)x([0-9]+)");
+      static const std::regex st("_stage([0-9]+)");
+      if (!std::regex_search(n, m, re)) return std::nullopt;
+      t = {to_u32(m[1]), to_u32(m[2]), to_u32(m[3]), 0};
+      if (std::regex_search(n, m, st)) t.stages = to_u32(m[1]);
+      return t;
+    }
+    case T::kSgemm: {
+      static const std::regex re("_([0-9]+)x([0-9]+)_");
+      if (!std::regex_search(n, m, re)) return std::nullopt;
+      t = {to_u32(m[1]), to_u32(m[2]), 0, 0};
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::span<const KernelNameRule> kernel_name_rules() { return kRules; }
+
+NameHints classify_kernel_name(std::string_view name) {
+  NameHints h;
+  const std::string n(name);
+  const auto& re = compiled();
+  for (std::size_t i = 0; i < kRules.size(); ++i) {
+    if (std::regex_search(n, re[i])) {
+      h.rule = &kRules[i];
+      h.tile = read_tile(name, kRules[i].tile);
+      break;
+    }
+  }
+  return h;
+}
+
+std::string kernel_base_name(std::string_view name) {
+  std::string s(name);
+  // Normalise the two spellings of anonymous namespaces (§5.3) so their parentheses do not end the name.
+  for (const std::string_view anon : {std::string_view("(anonymous namespace)"), std::string_view("<unnamed>")}) {
+    for (std::size_t p; (p = s.find(anon)) != std::string::npos;) s.replace(p, anon.size(), "anon");
+  }
+  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
+  // Cut at the first '<' or '(' (template arguments, parameters), then keep the last '::' component.
+  const std::size_t cut = s.find_first_of("<(");
+  if (cut != std::string::npos) s.resize(cut);
+  const std::size_t colon = s.rfind("::");
+  if (colon != std::string::npos) s.erase(0, colon + 2);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace vxsynth::core
