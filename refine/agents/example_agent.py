@@ -21,7 +21,7 @@ import sys
 
 # Unroll pragma per kernel file (CUDA: nvcc; Vortex: riscv64-unknown-elf-g++).
 KERNEL_FILES = {
-    "cuda/proxy.cu": "#pragma unroll 4",
+    "cuda/candidate.cu": "#pragma unroll 4",
     "vortex/kernel.cpp": "#pragma GCC unroll 4",
 }
 FOR_LOOP = re.compile(r"^(\s*)for\s*\(", re.MULTILINE)

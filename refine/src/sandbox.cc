@@ -162,7 +162,7 @@ const std::vector<SourceRule>& source_rule_table() { return kSourceRules; }
 
 SandboxRules default_rules() {
   SandboxRules r;
-  r.editable = {"cuda/proxy.cu", "vortex/kernel.cpp", "vortex/main.cpp", "vortex/common.h"};
+  r.editable = {"cuda/candidate.cu", "vortex/kernel.cpp", "vortex/main.cpp", "vortex/common.h"};
   r.swap_target_files = {"cuda/swap.json"};
   r.stored_output_names = {"ref_output", "reference_output", "outputs.bin"};
   return r;

@@ -18,6 +18,7 @@ using nlohmann::json;
 // (The loop's real design space is codegen's; this one isolates the search rule.)
 class LevelSpace : public DesignSpace {
  public:
+  json seed_design() const override { return json::object(); }
   std::vector<std::string> refinable_axes() const override {
     return {"tile", "reg_tile", "smem_stage", "read_once", "lane_map"};
   }
@@ -196,7 +197,7 @@ TEST(ExternalAgent, ExampleAgentMakesALegalEdit) {
   ASSERT_FALSE(p.stop);
   ASSERT_EQ(p.axes.size(), 1u);
   EXPECT_EQ(p.axes[0].axis, "reg_tile");
-  EXPECT_NE(p.sources.at("cuda/proxy.cu"), f.sources.at("cuda/proxy.cu"));
+  EXPECT_NE(p.sources.at("cuda/candidate.cu"), f.sources.at("cuda/candidate.cu"));
   EXPECT_NE(p.sources.at("vortex/kernel.cpp").find("#pragma GCC unroll 4"), std::string::npos);
   EXPECT_TRUE(check_sources(f.sources, p.sources, f.rules).empty());
   // The input bundle carries what paper §3.4 lists.

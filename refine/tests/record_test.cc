@@ -72,7 +72,7 @@ TEST(Record, RoundTripsEveryField) {
   append_entry(rec, make_entry(0, -1, Decision::kSeed, 0.40, std::nullopt));
   RevisionEntry r1 = make_entry(1, 0, Decision::kReject, 0.0, std::nullopt);
   r1.d.reset();
-  r1.rejection_reason = "sandbox: atomicAdd in cuda/proxy.cu:12";
+  r1.rejection_reason = "sandbox: atomicAdd in cuda/candidate.cu:12";
   r1.source_output = CheckOutcome{};
   r1.candidate = CheckOutcome{};
   append_entry(rec, r1);
@@ -83,7 +83,7 @@ TEST(Record, RoundTripsEveryField) {
   ASSERT_EQ(rr.entries.size(), 4u);
   EXPECT_FALSE(rr.repaired);
   EXPECT_EQ(to_json(rr.entries[2]), to_json(make_entry(2, 0, Decision::kRetain, 0.30, -0.10)));
-  EXPECT_EQ(rr.entries[1].rejection_reason, "sandbox: atomicAdd in cuda/proxy.cu:12");
+  EXPECT_EQ(rr.entries[1].rejection_reason, "sandbox: atomicAdd in cuda/candidate.cu:12");
   EXPECT_FALSE(rr.entries[0].signature.at("l2_hit_rate").has_value());
   ASSERT_NE(last_retained(rr.entries), nullptr);
   EXPECT_EQ(last_retained(rr.entries)->revision, 2);

@@ -41,43 +41,43 @@ std::string all(const std::vector<Violation>& v) {
 
 TEST(Sandbox, AcceptsTheCleanSeedAndACleanEdit) {
   const SourceTree seed = clean_tree();
-  ASSERT_EQ(seed.count("cuda/proxy.cu"), 1u);
+  ASSERT_EQ(seed.count("cuda/candidate.cu"), 1u);
   EXPECT_TRUE(check_sources({}, seed, default_rules()).empty())
       << all(check_sources({}, seed, default_rules()));
   SourceTree cand = seed;
-  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "#define TILE_K 8", "#define TILE_K 16");
+  cand["cuda/candidate.cu"] = replace_once(cand["cuda/candidate.cu"], "#define TILE_K 8", "#define TILE_K 16");
   EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
 }
 
 TEST(Sandbox, RejectsACublasCall) {
   const SourceTree seed = clean_tree();
   SourceTree cand = seed;
-  cand["cuda/proxy.cu"] = replace_once(
-      cand["cuda/proxy.cu"], "  vxs_linear<<<grid, 128>>>",
+  cand["cuda/candidate.cu"] = replace_once(
+      cand["cuda/candidate.cu"], "  vxs_linear<<<grid, 128>>>",
       "  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, w.data_ptr<float>(), K,\n"
       "              x.data_ptr<float>(), K, &zero, y.data_ptr<float>(), N);\n"
       "  if (0) vxs_linear<<<grid, 128>>>");
   const auto v = check_sources(seed, cand, default_rules());
   ASSERT_TRUE(has_rule(v, "vendor_library")) << all(v);
-  EXPECT_EQ(v.front().file, "cuda/proxy.cu");
+  EXPECT_EQ(v.front().file, "cuda/candidate.cu");
   EXPECT_NE(v.front().message().find("cublasSgemm"), std::string::npos) << v.front().message();
 }
 
 TEST(Sandbox, RejectsATorchOpAndACutlassInclude) {
   const SourceTree seed = clean_tree();
   SourceTree cand = seed;
-  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "  return y;",
+  cand["cuda/candidate.cu"] = replace_once(cand["cuda/candidate.cu"], "  return y;",
                                        "  return torch::addmm(b, x, w.t());");
   EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "vendor_library"));
   cand = seed;
-  cand["cuda/proxy.cu"] = "#include <cutlass/gemm/device/gemm.h>\n" + cand["cuda/proxy.cu"];
+  cand["cuda/candidate.cu"] = "#include <cutlass/gemm/device/gemm.h>\n" + cand["cuda/candidate.cu"];
   EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "vendor_library"));
 }
 
 TEST(Sandbox, RejectsAtomicAddAndRiscvAmo) {
   const SourceTree seed = clean_tree();
   SourceTree cand = seed;
-  cand["cuda/proxy.cu"] = replace_once(cand["cuda/proxy.cu"], "y[r * N + c] = acc[j] + b[c];",
+  cand["cuda/candidate.cu"] = replace_once(cand["cuda/candidate.cu"], "y[r * N + c] = acc[j] + b[c];",
                                        "atomicAdd(&y[r * N + c], acc[j] + b[c]);");
   auto v = check_sources(seed, cand, default_rules());
   ASSERT_TRUE(has_rule(v, "atomics")) << all(v);
@@ -98,8 +98,8 @@ TEST(Sandbox, RejectsAtomicAddAndRiscvAmo) {
 TEST(Sandbox, RejectsReadingASavedOutput) {
   const SourceTree seed = clean_tree();
   SourceTree cand = seed;
-  cand["cuda/proxy.cu"] = replace_once(
-      cand["cuda/proxy.cu"], "  return y;",
+  cand["cuda/candidate.cu"] = replace_once(
+      cand["cuda/candidate.cu"], "  return y;",
       "  FILE* f = fopen(\"ref_output.bin\", \"rb\");\n"
       "  fread(y.data_ptr<float>(), sizeof(float), M * N, f);\n  return y;");
   const auto v = check_sources(seed, cand, default_rules());

@@ -36,6 +36,9 @@ enum class OpFamily : uint8_t { kLinear, kMatmul, kConv1d, kConv2d };
 class DesignSpace {
  public:
   virtual ~DesignSpace() = default;
+  /// The seed design (paper §3.4: built from the reference program context alone, keeping the
+  /// four fixed properties).
+  [[nodiscard]] virtual nlohmann::json seed_design() const = 0;
   /// Axis ids the agent may move during refinement (not those fixed at seed).
   [[nodiscard]] virtual std::vector<std::string> refinable_axes() const = 0;
   /// `design` moved one step along `step`; nullopt (with `why_not` set) when the move is not

@@ -19,7 +19,7 @@
 
 namespace vxsynth::refine {
 
-/// A candidate pair's files: path relative to the candidate root ("cuda/proxy.cu",
+/// A candidate pair's files: path relative to the candidate root ("cuda/candidate.cu",
 /// "vortex/kernel.cpp", …) → content.
 using SourceTree = std::map<std::string, std::string>;
 

@@ -1,0 +1,425 @@
+#include "vxsynth/refine/loop.h"
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/metrics.h"
+
+namespace vxsynth::refine {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+fs::path revision_dir(const fs::path& out, int n) {
+  return out / "work" / "revisions" / fmt::format("r{:04}", n);
+}
+
+json run_json(const Reference& ref, const Agent& agent, const ProfileBackend& backend,
+              const LoopOptions& opts) {
+  return json{{"kernel_id", ref.kernel_id},       {"bundle_sha256", ref.bundle_sha256},
+              {"agent", agent.name()},            {"profile_backend", backend.name()},
+              {"seed", opts.seed},                {"retain_margin", kRetainMargin},
+              {"kernel_name", ref.context.kernel_name}};
+}
+
+// The files of a recorded revision, verified against the record's hashes.
+SourceTree load_sources(const fs::path& out, const RevisionEntry& e) {
+  SourceTree t;
+  const fs::path dir = revision_dir(out, e.revision);
+  for (const auto& [rel, hash] : e.source_hashes) {
+    const fs::path p = dir / rel;
+    if (!fs::exists(p))
+      throw make_error("{}: missing (revision {} of the record); cannot resume", p.string(),
+                       e.revision);
+    std::string text = read_file(p);
+    if (sha256_hex(text) != hash)
+      throw make_error("{}: content differs from the record's hash (revision {}); cannot resume",
+                       p.string(), e.revision);
+    t[rel] = std::move(text);
+  }
+  return t;
+}
+
+std::string join_violations(const std::vector<Violation>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : "; ") + x.message();
+  return s;
+}
+
+void fill_distances(RevisionEntry& e, const core::Signature& sig, const core::Signature& ref) {
+  const core::DistanceReport rep = core::distance(sig, ref);
+  for (const auto& md : rep.per_metric) {
+    const std::string key(core::metric_def(md.id).key);
+    e.signature[key] = md.candidate;
+    e.distances[key] = md.d;
+  }
+  e.d = rep.d_value;
+}
+
+// Sandbox → backend (build, run, checks, profile) → fixed properties → D. Fills `e` except the
+// retain decision of a non-seed revision.
+void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTree& sources,
+              const Reference& ref, ProfileBackend& backend, const SandboxRules& rules,
+              const LoopOptions& opts, const fs::path& out) {
+  e.profile_backend = backend.name();
+  e.source_hashes = tree_hashes(sources);
+  const auto violations = check_sources(parent_sources, sources, rules);
+  if (!violations.empty()) {
+    e.decision = Decision::kReject;
+    e.rejection_reason = "sandbox: " + join_violations(violations);
+    return;
+  }
+  const fs::path dir = revision_dir(out, e.revision);
+  std::error_code ec;
+  fs::remove_all(dir, ec);  // a partial directory of an interrupted revision
+  fs::create_directories(dir);
+  write_tree(dir, sources);
+  EvalRequest req;
+  req.revision = e.revision;
+  req.context = &ref.context;
+  req.rules = &rules;
+  req.seed = opts.seed;
+  Evaluation ev = backend.evaluate(dir, req);
+  e.tool_versions = ev.tool_versions;
+  e.source_output = ev.source_output;
+  e.candidate = ev.candidate;
+  if (ev.signature) fill_distances(e, *ev.signature, ref.signature);
+  if (!ev.failure.empty()) {
+    e.decision = Decision::kReject;
+    e.rejection_reason = ev.failure;
+    e.d.reset();
+    return;
+  }
+  if (!e.candidate.passed || (e.source_output.ran && !e.source_output.passed)) {
+    const CheckOutcome& bad = e.candidate.passed ? e.source_output : e.candidate;
+    e.decision = Decision::kReject;
+    e.rejection_reason = fmt::format(
+        "output check failed ({}): {}", bad.method.empty() ? "not run" : bad.method,
+        bad.detail.empty() ? fmt::format("max abs {:.3g}, max rel {:.3g}", bad.max_abs_err,
+                                         bad.max_rel_err)
+                           : bad.detail);
+    e.d.reset();
+    return;
+  }
+  const auto fixed = check_fixed_properties(
+      fixed_properties(ref.context, ev.observed_is_vortex), ev.observed);
+  if (!fixed.empty()) {
+    e.decision = Decision::kReject;
+    e.rejection_reason = "sandbox: " + join_violations(fixed);
+    e.d.reset();
+    return;
+  }
+  if (!ev.signature || !e.d) {
+    e.decision = Decision::kReject;
+    e.rejection_reason = "profile: the backend returned no signature shared with the reference";
+    e.d.reset();
+  }
+}
+
+void copy_dir(const fs::path& from, const fs::path& to) {
+  if (!fs::exists(from)) return;
+  fs::create_directories(to);
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
+// Locks the best retained pair as the benchmark.
+void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, LoopResult& result,
+              const fs::path& out) {
+  const RevisionEntry* locked = last_retained(record);
+  const SourceTree sources = load_sources(out, *locked);
+  for (const char* side : {"vortex", "cuda"}) {
+    std::error_code ec;
+    fs::remove_all(out / side, ec);
+  }
+  SourceTree bench;
+  for (const auto& [rel, text] : sources)
+    if (rel.starts_with("vortex/") || rel.starts_with("cuda/")) bench[rel] = text;
+  write_tree(out, bench);
+  const fs::path rdir = revision_dir(out, locked->revision);
+  std::error_code ec;
+  fs::remove_all(out / kDataDir, ec);
+  copy_dir(rdir / kDataDir, out / kDataDir);
+  if (fs::exists(rdir / kVortexSignatureFile))
+    fs::copy_file(rdir / kVortexSignatureFile, out / kVortexSignatureFile,
+                  fs::copy_options::overwrite_existing);
+  fs::create_directories(out / "reference");
+  json sig = json::object();
+  for (const auto& def : core::metric_table()) {
+    const auto& v = ref.signature[def.id];
+    sig[std::string(def.key)] = v ? json(*v) : json(nullptr);
+  }
+  write_file_atomic(out / "reference" / "profile.json",
+                    json{{"kernel_id", ref.kernel_id},
+                         {"bundle_sha256", ref.bundle_sha256},
+                         {"signature", sig},
+                         {"entry", ref.entry}}
+                        .dump(2));
+  result.locked_revision = locked->revision;
+  result.final_d = locked->d.value_or(0.0);
+  result.benchmark_dir = out;
+  const json summary = summarize(ref, record, result);
+  write_file_atomic(out / "summary.json", summary.dump(2));
+  write_file_atomic(out / "summary.md", summary_markdown(summary));
+}
+
+}  // namespace
+
+std::string progress_line(const Progress& p) {
+  if (p.last == nullptr)
+    return fmt::format("[reconstruct] {} (D {:.4f}, retained r{})", p.note, p.retained_d,
+                       p.retained_revision);
+  const RevisionEntry& e = *p.last;
+  std::string axes;
+  for (const auto& a : e.axes) axes += (axes.empty() ? "" : " + ") + a.axis + " " + a.direction;
+  if (e.revision == 0) axes = "seed";
+  std::string outcome = decision_name(e.decision);
+  if (e.decision == Decision::kReject) outcome += ": " + e.rejection_reason;
+  else if (e.delta_d) outcome += fmt::format(" (ΔD {:+.4f})", *e.delta_d);
+  return fmt::format("[reconstruct] revision {} of {}: {} → D {} → {} | retained r{} D {:.4f} | {:.1f} s",
+                     e.revision, p.budget, axes, e.d ? fmt::format("{:.4f}", *e.d) : "-", outcome,
+                     p.retained_revision, p.retained_d, e.wall_time_s);
+}
+
+LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent,
+                    ProfileBackend& backend, const SandboxRules& rules, const LoopOptions& opts,
+                    const std::function<void(const Progress&)>& progress) {
+  const fs::path out = opts.out_dir;
+  const fs::path record_path = out / "record.jsonl";
+  const fs::path run_path = out / "run.json";
+  fs::create_directories(out);
+  const json run = run_json(ref, agent, backend, opts);
+
+  std::vector<RevisionEntry> record;
+  if (opts.resume) {
+    if (fs::exists(run_path)) {
+      const json prev = json::parse(read_file(run_path), nullptr, false);
+      if (prev.is_discarded()) throw make_error("{}: not valid JSON", run_path.string());
+      for (const char* k : {"kernel_id", "bundle_sha256", "agent", "profile_backend", "seed"})
+        if (prev.value(k, json()) != run[k])
+          throw make_error("{}: field '{}' is {} but this run has {}; --resume continues the same run",
+                           run_path.string(), k, prev.value(k, json()).dump(), run[k].dump());
+    }
+    RecordRead rr = read_record(record_path, /*repair=*/true);
+    record = std::move(rr.entries);
+    if (rr.repaired && progress) {
+      Progress p;
+      p.note = rr.repair_note;
+      progress(p);
+    }
+  } else if (fs::exists(record_path) && fs::file_size(record_path) > 0) {
+    throw make_error("{}: a record already exists; pass --resume to continue it or choose another -o",
+                     record_path.string());
+  }
+  write_file_atomic(run_path, run.dump(2));
+
+  LoopResult result;
+  auto notify = [&](const RevisionEntry* last, const std::string& note) {
+    if (!progress) return;
+    const RevisionEntry* r = last_retained(record);
+    Progress p;
+    p.revision = last ? last->revision : static_cast<int>(record.size());
+    p.budget = opts.budget;
+    p.retained_d = r && r->d ? *r->d : 0.0;
+    p.retained_revision = r ? r->revision : 0;
+    p.last = last;
+    p.note = note;
+    progress(p);
+  };
+
+  // Revision 0: the seed.
+  if (record.empty()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    RevisionEntry e;
+    e.revision = 0;
+    e.parent = -1;
+    e.agent = agent.name();
+    e.started_utc = utc_now();
+    e.same_kernel = "seed: built from the reference program context alone with the four fixed "
+                    "properties (engine class, data types, block size, shape) of the reference";
+    e.rationale = "seed (paper §3.4)";
+    e.design = space.seed_design();
+    const SourceTree sources = space.render(e.design);
+    evaluate(e, {}, sources, ref, backend, rules, opts, out);
+    e.decision = e.decision == Decision::kReject ? Decision::kReject : Decision::kSeed;
+    e.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    append_entry(record_path, e);
+    record.push_back(e);
+    notify(&record.back(), "");
+  } else {
+    notify(nullptr, fmt::format("resuming after revision {}", record.back().revision));
+  }
+  if (record.front().decision == Decision::kReject)
+    throw make_error("the seed was rejected: {} (record: {})", record.front().rejection_reason,
+                     record_path.string());
+
+  while (static_cast<int>(record.size()) <= opts.budget) {
+    const int n = static_cast<int>(record.size());
+    const RevisionEntry retained = *last_retained(record);
+    const SourceTree retained_sources = load_sources(out, retained);
+    const auto t0 = std::chrono::steady_clock::now();
+
+    AgentInput in;
+    in.revision = n;
+    in.context = &ref.context;
+    in.context_json = ref.entry;
+    in.reference = &ref.signature;
+    in.retained = &retained;
+    in.retained_sources = &retained_sources;
+    in.history = &record;
+    in.rules = &rules;
+    in.axes = space.refinable_axes();
+    in.seed = opts.seed;
+    Proposal p = agent.propose(in);
+    if (p.stop) {
+      result.stop_reason = p.stop_reason;
+      break;
+    }
+    RevisionEntry e;
+    e.revision = n;
+    e.parent = retained.revision;
+    e.agent = agent.name();
+    e.started_utc = utc_now();
+    e.axes = p.axes;
+    e.target_metrics = p.target_metrics;
+    e.same_kernel = p.same_kernel;
+    e.rationale = p.rationale;
+    e.design = p.design;
+    if (e.axes.empty()) e.axes = {{"unknown", "forward"}};
+    if (!p.failure.empty()) {
+      e.profile_backend = backend.name();
+      e.decision = Decision::kReject;
+      e.rejection_reason = p.failure;
+      e.source_hashes = tree_hashes(p.sources);
+    } else {
+      evaluate(e, retained_sources, p.sources, ref, backend, rules, opts, out);
+      if (e.decision != Decision::kReject) {
+        e.delta_d = *e.d - *retained.d;
+        e.decision = should_retain(*e.d, *retained.d) ? Decision::kRetain : Decision::kRevert;
+      }
+    }
+    e.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    append_entry(record_path, e);
+    record.push_back(e);
+    notify(&record.back(), "");
+  }
+  if (result.stop_reason.empty())
+    result.stop_reason = fmt::format("revision budget of {} reached", opts.budget);
+  notify(nullptr, "stopped: " + result.stop_reason);
+
+  for (const RevisionEntry& e : record) {
+    result.wall_time_s += e.wall_time_s;
+    if (e.revision == 0) continue;
+    ++result.tried;
+    if (e.decision == Decision::kRetain) ++result.retained;
+    if (e.decision == Decision::kRevert) ++result.reverted;
+    if (e.decision == Decision::kReject) ++result.rejected;
+  }
+  result.seed_d = record.front().d.value_or(0.0);
+  finalize(ref, record, result, out);
+  return result;
+}
+
+json summarize(const Reference& ref, const std::vector<RevisionEntry>& record,
+               const LoopResult& result) {
+  const RevisionEntry& seed = record.front();
+  const RevisionEntry& locked = record[static_cast<size_t>(result.locked_revision)];
+  json metrics = json::array();
+  for (const auto& def : core::metric_table()) {
+    const std::string key(def.key);
+    auto get = [&](const std::map<std::string, std::optional<double>>& m) {
+      auto it = m.find(key);
+      return it == m.end() || !it->second ? json(nullptr) : json(*it->second);
+    };
+    const auto& r = ref.signature[def.id];
+    metrics.push_back(json{{"metric", key},
+                           {"unit", def.unit},
+                           {"reference", r ? json(*r) : json(nullptr)},
+                           {"seed", get(seed.signature)},
+                           {"final", get(locked.signature)},
+                           {"d_seed", get(seed.distances)},
+                           {"d_final", get(locked.distances)}});
+  }
+  json revisions = json::array();
+  for (const RevisionEntry& e : record) {
+    std::string axes;
+    for (const auto& a : e.axes) axes += (axes.empty() ? "" : " + ") + a.axis + " " + a.direction;
+    revisions.push_back(json{{"revision", e.revision},
+                             {"axes", e.revision == 0 ? "seed" : axes},
+                             {"D", e.d ? json(*e.d) : json(nullptr)},
+                             {"delta_D", e.delta_d ? json(*e.delta_d) : json(nullptr)},
+                             {"decision", decision_name(e.decision)},
+                             {"rejection_reason", e.rejection_reason}});
+  }
+  return json{{"kernel_id", ref.kernel_id},
+              {"kernel_name", ref.context.kernel_name},
+              {"agent", seed.agent},
+              {"profile_backend", seed.profile_backend},
+              {"seed_D", result.seed_d},
+              {"final_D", result.final_d},
+              {"locked_revision", result.locked_revision},
+              {"revisions_tried", result.tried},
+              {"revisions_retained", result.retained},
+              {"revisions_reverted", result.reverted},
+              {"revisions_rejected", result.rejected},
+              {"stop_reason", result.stop_reason},
+              {"wall_time_s", result.wall_time_s},
+              {"retain_margin", kRetainMargin},
+              {"source_output_check", locked.source_output.method},
+              {"candidate_check", locked.candidate.method},
+              {"tool_versions", locked.tool_versions},
+              {"metrics", metrics},
+              {"revisions", revisions}};
+}
+
+std::string summary_markdown(const json& s) {
+  auto num = [](const json& v, const char* f) {
+    return v.is_null() ? std::string("NA") : fmt::format(fmt::runtime(f), v.get<double>());
+  };
+  std::string md = fmt::format(
+      "# Reconstruction of {}\n\n`{}`\n\n"
+      "| | |\n|---|---|\n| agent | {} |\n| profile backend | {} |\n| seed D | {:.4f} |\n"
+      "| final D | {:.4f} (revision {}) |\n| revisions tried / retained / reverted / rejected | "
+      "{} / {} / {} / {} |\n| stop | {} |\n| wall time | {:.1f} s |\n| checks (locked) | "
+      "source-output: {}; candidate: {} |\n\n",
+      s["kernel_id"].get<std::string>(), s["kernel_name"].get<std::string>(),
+      s["agent"].get<std::string>(), s["profile_backend"].get<std::string>(),
+      s["seed_D"].get<double>(), s["final_D"].get<double>(), s["locked_revision"].get<int>(),
+      s["revisions_tried"].get<int>(), s["revisions_retained"].get<int>(),
+      s["revisions_reverted"].get<int>(), s["revisions_rejected"].get<int>(),
+      s["stop_reason"].get<std::string>(), s["wall_time_s"].get<double>(),
+      s["source_output_check"].get<std::string>(), s["candidate_check"].get<std::string>());
+  md += "## Per-metric signature (NA = not measured; NA on either side is left out of D)\n\n"
+        "| metric | unit | reference | seed | final | d seed | d final |\n"
+        "|---|---|---:|---:|---:|---:|---:|\n";
+  for (const json& m : s["metrics"])
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", m["metric"].get<std::string>(),
+                      m["unit"].get<std::string>(), num(m["reference"], "{:.4g}"),
+                      num(m["seed"], "{:.4g}"), num(m["final"], "{:.4g}"),
+                      num(m["d_seed"], "{:.4f}"), num(m["d_final"], "{:.4f}"));
+  md += "\n## Revisions\n\n| r | axes | D | ΔD | decision |\n|---:|---|---:|---:|---|\n";
+  for (const json& r : s["revisions"]) {
+    std::string decision = r["decision"].get<std::string>();
+    if (!r["rejection_reason"].get<std::string>().empty())
+      decision += ": " + r["rejection_reason"].get<std::string>();
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", r["revision"].get<int>(),
+                      r["axes"].get<std::string>(), num(r["D"], "{:.4f}"),
+                      num(r["delta_D"], "{:+.4f}"), decision);
+  }
+  return md;
+}
+
+}  // namespace vxsynth::refine
