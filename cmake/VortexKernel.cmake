@@ -48,8 +48,10 @@ message(STATUS "Vortex kernels: ${VX_CXX} + picolibc, multilib ${VX_MULTILIB}")
 # Compile flags shared by the SDK library and every kernel (vortex-2x.md §4.5, §12):
 #  -O3 -mcmodel=medany -ffunction/data-sections  as Vortex's kernel build
 #  -fno-jump-tables   a thread-dependent switch must not become an indirect jump (wrong results)
+#  -fno-thread-jumps  jump threading duplicates a SPLIT/PRED into both outcomes of the lane
+#                     condition, i.e. branches divergently before it (seen on sdk/regression/diverge)
 set(VX_CFLAGS_LIST --specs=picolibc.specs ${VX_ARCH_FLAGS} -O3 -mcmodel=medany
-    -fno-jump-tables -ffunction-sections -fdata-sections -DXLEN_32 -DNDEBUG)
+    -fno-jump-tables -fno-thread-jumps -ffunction-sections -fdata-sections -DXLEN_32 -DNDEBUG)
 #  C++: no RTTI/exceptions (Vortex), no thread-safe statics (no libstdc++/libsupc++ here)
 set(VX_CXXFLAGS_LIST ${VX_CFLAGS_LIST} -fno-rtti -fno-exceptions -fno-threadsafe-statics)
 

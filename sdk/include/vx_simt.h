@@ -12,7 +12,14 @@
 ///   y = vx_select_f(x > 0.0f, x, 0.0f);                // branch-free select
 ///
 /// Conditions must themselves be branch-free: combine comparisons with `&` and `|`, not `&&`/`||`.
+/// Build with -fno-thread-jumps (part of the SDK's VX_CFLAGS): GCC's jump threading would
+/// otherwise duplicate a SPLIT into both outcomes of the condition, i.e. branch before it.
 /// Each open VX_IF uses one IPDOM entry; the stack holds NUM_THREADS-1 entries (§1.3).
+///
+/// vx_pred() is deliberately not wrapped for C code: lanes it switches off resume wherever the
+/// mask is next restored, with their registers as they were. GCC may rotate a loop (two PRED
+/// sites) or place register moves on the path the parked lanes skip, so a PRED loop is only safe
+/// when the whole loop is one asm block (see sdk/regression/diverge/kernel.cpp).
 #ifndef VX_SIMT_H
 #define VX_SIMT_H
 

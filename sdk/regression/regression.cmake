@@ -1,16 +1,91 @@
 # Regression programs in Vortex's tests/regression layout (vortex-2x.md §6): each folder holds
 # kernel.cpp (device), main.cpp (host, vortex.h only) and common.h (shared kernel_arg_t).
 #
-# One row per program: name | kernel compile options | arguments on each config.
-# Kernels are always built (they also feed the image tests); host programs and CTest entries
-# need the host runtime (target `vortex`, sim/runtime), so they are created at the end of the
-# configure step, and only if that target exists.
-set(VX_REGRESSION_NAMES vecadd)
+# One row per program: name | host arguments. Kernels are always built (they also feed the image
+# tests). Host programs and their CTest entries need the host runtime (target `vortex`,
+# sim/runtime), which is added after sdk/, so they are created at the end of the configure step
+# and only if that target exists. Each program runs on every device configuration below; `gbar`
+# also runs on two cores.
+set(VX_REGRESSION_TABLE
+  "vecadd|-n67"      # thread mode, partial last warp
+  "sgemm|-n64"       # thread mode, 2-D grid, 64x64 (issue 2 "done when")
+  "sgemm2|-n64"      # block mode, __local_mem + __syncthreads
+  "conv3|-n32"       # thread mode, 3x3 stencil
+  "diverge|-n131"    # VX_IF nesting, PRED loop, vote loop, selects
+  "printf|-n10"      # vx_printf from many threads, vx_putint/putfloat
+  "basic|-n256"      # memory round trip, copy kernel, MPM counters through vx_mpm_query
+  "fence|-n100"      # store, fence, load back
+  "gbar|")           # global barrier across cores
+# Device configurations: name | cores | warps | threads.
+set(VX_REGRESSION_CONFIGS "1c4w4t|1|4|4" "4c8w8t|4|8|8")
+# Environment that selects the device configuration of the vortex.h runtime (docs/vxsim.md).
+# <C>, <W>, <T> are replaced by cores, warps and threads.
+set(VX_RUNTIME_CONFIG_ENV "VXSIM_CORES=<C>" "VXSIM_WARPS=<W>" "VXSIM_THREADS=<T>")
 
-foreach(name IN LISTS VX_REGRESSION_NAMES)
+set(VX_REGRESSION_NAMES)
+foreach(row IN LISTS VX_REGRESSION_TABLE)
+  string(REPLACE "|" ";" fields "${row}")
+  list(GET fields 0 name)
+  list(APPEND VX_REGRESSION_NAMES ${name})
   vx_add_kernel(regression_${name}_kernel
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/${name}/kernel.cpp
     INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR}/${name}
-    COMPILE_OPTIONS -ffp-contract=off
+    COMPILE_OPTIONS -ffp-contract=off   # bit-comparable with the host reference (vortex-2x.md §12)
     OUTPUT_DIR ${CMAKE_BINARY_DIR}/sdk/regression/${name})
 endforeach()
+
+function(_vx_add_regression_test name cfg cores warps threads args dir)
+  set(env)
+  foreach(e IN LISTS VX_RUNTIME_CONFIG_ENV)
+    string(REPLACE "<C>" "${cores}" e "${e}")
+    string(REPLACE "<W>" "${warps}" e "${e}")
+    string(REPLACE "<T>" "${threads}" e "${e}")
+    list(APPEND env "${e}")
+  endforeach()
+  add_test(NAME sdk.regression.${name}.${cfg}
+           COMMAND $<TARGET_FILE:regression_${name}> ${args}
+           WORKING_DIRECTORY ${dir})
+  set_tests_properties(sdk.regression.${name}.${cfg} PROPERTIES
+    ENVIRONMENT "${env}"
+    FAIL_REGULAR_EXPRESSION "FAILED!"
+    TIMEOUT 300)
+endfunction()
+
+function(_vx_sdk_register_regressions)
+  if(NOT TARGET vortex)
+    message(STATUS "sdk: no host runtime target `vortex` yet: regression host programs skipped")
+    return()
+  endif()
+  foreach(row IN LISTS VX_REGRESSION_TABLE)
+    string(REPLACE "|" ";" fields "${row}")
+    list(GET fields 0 name)
+    list(LENGTH fields nfields)
+    set(args)
+    if(nfields GREATER 1)
+      list(GET fields 1 args)
+    endif()
+    set(dir ${CMAKE_BINARY_DIR}/sdk/regression/${name})
+    add_executable(regression_${name} ${VX_SDK_SOURCE_DIR}/regression/${name}/main.cpp)
+    target_include_directories(regression_${name} PRIVATE ${VX_SDK_SOURCE_DIR}/regression/${name}
+                                                          ${VX_SDK_INCLUDE_DIR})
+    target_link_libraries(regression_${name} PRIVATE vortex)
+    set_target_properties(regression_${name} PROPERTIES OUTPUT_NAME ${name}
+                                                        RUNTIME_OUTPUT_DIRECTORY ${dir})
+    add_dependencies(regression_${name} regression_${name}_kernel)
+    vxsynth_warnings(regression_${name})
+    if(VXSYNTH_BUILD_TESTS)
+      foreach(cfgrow IN LISTS VX_REGRESSION_CONFIGS)
+        string(REPLACE "|" ";" c "${cfgrow}")
+        list(GET c 0 cfg)
+        list(GET c 1 cores)
+        list(GET c 2 warps)
+        list(GET c 3 threads)
+        _vx_add_regression_test(${name} ${cfg} ${cores} ${warps} ${threads} "${args}" ${dir})
+      endforeach()
+      if(name STREQUAL "gbar")
+        _vx_add_regression_test(${name} 2c4w4t 2 4 4 "${args}" ${dir})
+      endif()
+    endif()
+  endforeach()
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL _vx_sdk_register_regressions)

@@ -86,6 +86,7 @@ TEST_F(VxbinTest, TwoSegmentsWithGapAndBss) {
   const std::string payload = std::string("\x13\x00\x00\x00\x6f\x00\x00\x00", 8) + "DATA";
   const auto elf = write("k.elf", make_elf32(kRiscv, 0x80000000,
                                              {{kLoad, 0x100, 0x80000000, 8, 8},
+                                              {kLoad, 0x34, 0x0, 0, 0},  // empty: ignored
                                               {kTls, 0x108, 0x80000010, 0, 4},
                                               {kLoad, 0x108, 0x80000010, 4, 16}},
                                              payload));

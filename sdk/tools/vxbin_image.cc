@@ -84,8 +84,8 @@ VxbinImage read_elf_image(const std::filesystem::path& elf_path) {
     if (gelf_getphdr(elf.get(), static_cast<int>(i), &ph) == nullptr) {
       throw make_error("{}: cannot read program header {}: {}", name, i, elf_errmsg(-1));
     }
-    if (ph.p_type != PT_LOAD) {
-      continue;
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) {
+      continue;  // an empty PT_LOAD (e.g. a data segment with no data) occupies no memory
     }
     if (ph.p_offset > file.size() || ph.p_filesz > file.size() - ph.p_offset) {
       throw make_error("{}: PT_LOAD segment {} (offset 0x{:x}, size 0x{:x}) lies outside the file",

@@ -7,6 +7,8 @@
 /// memory image from `min_vma` up to the end of the last loaded byte with file contents (what
 /// `objcopy -O binary` writes; gaps are zero). `min_vma` is the lowest p_vaddr over PT_LOAD
 /// segments and `max_vma` the highest p_vaddr + p_memsz, so [min_vma, max_vma) also covers .bss.
+/// PT_LOAD segments with p_memsz 0 occupy no memory and are ignored (GNU ld emits one at address 0
+/// when a kernel has no data at all).
 /// The loader copies the image to `min_vma` and starts the kernel there, so `_start` must be the
 /// lowest loaded address.
 
