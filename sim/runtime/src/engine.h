@@ -1,0 +1,34 @@
+#pragma once
+// Internal: the one place where the runtime decides how a launch runs (functional or timing) and
+// how its PERF lines are formatted. Switching the runtime to timing mode means editing engine.cc.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "vxsim/core.h"
+
+namespace vxsim::runtime {
+
+/// Options the device was opened with that concern the engine.
+struct EngineOptions {
+  std::string config_path;  ///< VXSIM_CONFIG: TOML file of the timing model ("" = defaults)
+};
+
+/// What one launch measured.
+struct LaunchReport {
+  /// True when the MPM class counters (VORTEX_PROFILING=1|2) were measured by a timing model;
+  /// the functional engine measures only mcycle/minstret.
+  bool class_counters = false;
+};
+
+/// Runs the reset processor until every core is idle. Throws SimError on a device fault.
+LaunchReport run_engine(Processor& proc, const EngineOptions& opts);
+
+/// MPM slot `index` (0..31) of `core` as the kernel's perf dump left it (docs/vortex-2x.md §3.5).
+using MpmQuery = std::function<uint64_t(uint32_t core, uint32_t index)>;
+
+/// The `PERF:` lines of vx_dump_perf (docs/vortex-2x.md §8.3) for the last launch.
+std::string format_perf(uint32_t num_cores, uint32_t mpm_class, const LaunchReport& report, const MpmQuery& query);
+
+}  // namespace vxsim::runtime
