@@ -225,12 +225,15 @@ def _row_key(row: Dict[str, str]):
 
 
 def classify(row: Dict[str, str]) -> Dict[str, Any]:
-    """Engine class and precision path from counters (ncu-and-torch.md §7.6: counters first)."""
+    """Engine class and precision path from counters (ncu-and-torch.md §7.6: counters first).
+    Tensor core if any sm__ops_path_tensor_src_* count is non-zero (HFMA2.MMA constant building does not
+    add tensor-path FLOPs) or the tensor-pipe activity exceeds 5 %; a pipe-% threshold alone misses
+    small tensor-core kernels that occupy few SMs (seen on H200: a 16-CTA wmma bmm at 1.4 %)."""
     n = lambda m: ncu_mod.number(row.get(m, "")) or 0.0
-    tensor = n(ncu_mod.TENSOR_PIPE_METRIC) > ncu_mod.TENSOR_PIPE_THRESHOLD_PCT
     paths = [(p, n(f"sm__ops_path_tensor_src_{p}.sum")) for p in
              ("bf16_dst_fp32", "fp16", "tf32_dst_fp32", "fp64", "fp8", "int8")]
     tpath = max(paths, key=lambda x: x[1])
+    tensor = tpath[1] > 0 or n(ncu_mod.TENSOR_PIPE_METRIC) > ncu_mod.TENSOR_PIPE_THRESHOLD_PCT
     f32 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("fadd", "fmul", "ffma"))
     f16 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("hadd", "hmul", "hfma"))
     f64 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("dadd", "dmul", "dfma"))
@@ -238,6 +241,8 @@ def classify(row: Dict[str, str]) -> Dict[str, Any]:
         prec = {"bf16_dst_fp32": "bf16 x bf16 -> fp32 (tensor)", "fp16": "fp16 (tensor)",
                 "tf32_dst_fp32": "tf32 -> fp32 (tensor)", "fp64": "fp64 (tensor)", "fp8": "fp8 (tensor)",
                 "int8": "int8 (tensor)"}[tpath[0]]
+    elif tensor:
+        prec = "tensor (no FLOP-path counter)"
     elif f32 > 0 or f16 > 0 or f64 > 0:
         prec = max((("fp32 (SIMT)", f32), ("fp16 (SIMT)", f16), ("fp64 (SIMT)", f64)), key=lambda x: x[1])[0]
     else:
