@@ -434,6 +434,7 @@ uint64_t TimingModel::run() {
       next = kNever;
       for (auto& core : cores_) next = std::min(next, next_event(*core));
       if (next == kNever) {
+        dev_.check_deadlock();
         std::string who;
         for (auto& core : cores_) {
           if (core->active_mask != 0) who += fmt::format(" core {} warps {:#x};", core->id, core->active_mask);

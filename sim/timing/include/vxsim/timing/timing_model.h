@@ -44,6 +44,9 @@ class FunctionalDevice {
   /// Executes the warp's next instruction and describes it in `out`. Throws vxsim::SimError on a
   /// simulated-program fault.
   virtual void step(uint32_t core, uint32_t warp, ExecutedInstr& out) = 0;
+  /// Called when no warp can ever proceed; may throw a more specific SimError(kDeadlock) naming
+  /// the waits. If it returns, the timing model throws its own.
+  virtual void check_deadlock() const {}
 };
 
 /// MPM counter classes held in DCR 0x005 (docs/vortex-2x.md §2.2).

@@ -1,0 +1,54 @@
+#include "vxsim/timing/simulator.h"
+
+namespace vxsim::timing {
+
+TimingConfig timing_config_for(const vxsim::Config& functional, TimingConfig base) {
+  base.clusters = functional.clusters;
+  base.cores = functional.cores;
+  base.warps = functional.warps;
+  base.threads = functional.threads;
+  base.lmem.size = 1u << functional.lmem_log_size;
+  return base;
+}
+
+/// The functional processor seen through the timing model's interface.
+class TimingSimulator::Device final : public FunctionalDevice {
+ public:
+  explicit Device(vxsim::Processor& p) : p_(p) {}
+  bool warp_active(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_active(warp); }
+  bool warp_ready(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_ready(warp); }
+  void step(uint32_t core, uint32_t warp, ExecutedInstr& out) override { out = p_.core(core).step(warp); }
+  void check_deadlock() const override { p_.check_deadlock(); }
+
+ private:
+  vxsim::Processor& p_;
+};
+
+/// MPM CSR values from the timing model (class from the processor's DCR 0x005).
+class TimingSimulator::Counters final : public vxsim::CounterSource {
+ public:
+  explicit Counters(const TimingModel& m) : m_(m) {}
+  uint64_t mpm_counter(uint32_t core_id, uint32_t index, uint32_t mpm_class) const override {
+    return m_.mpm_value(core_id, index, static_cast<MpmClass>(mpm_class));
+  }
+
+ private:
+  const TimingModel& m_;
+};
+
+TimingSimulator::TimingSimulator(vxsim::Processor& proc, const TimingConfig& cfg)
+    : proc_(proc), device_(std::make_unique<Device>(proc)) {
+  model_ = std::make_unique<TimingModel>(timing_config_for(proc.config(), cfg), *device_);
+  counters_ = std::make_unique<Counters>(*model_);
+  proc_.set_counter_source(counters_.get());
+}
+
+TimingSimulator::~TimingSimulator() { proc_.set_counter_source(nullptr); }
+
+uint64_t TimingSimulator::run() {
+  uint64_t cycles = model_->run();
+  proc_.flush_console();
+  return cycles;
+}
+
+}  // namespace vxsim::timing

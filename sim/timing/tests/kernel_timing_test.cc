@@ -1,0 +1,247 @@
+// Known-answer tests of the timing model on real kernels: tests/kernels/micro.cpp compiled with
+// the SDK (riscv64-unknown-elf-g++), loaded and executed by the functional core, timed here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "micro.h"
+#include "vxsim/core.h"
+#include "vxsim/loader.h"
+#include "vxsim/timing/perf_report.h"
+#include "vxsim/timing/signature.h"
+#include "vxsim/timing/simulator.h"
+
+namespace vxsim::timing {
+namespace {
+
+using vxsynth::core::MetricId;
+
+constexpr uint32_t kArgAddr = 0x10000;
+constexpr uint32_t kSrcAddr = 0x100000;
+constexpr uint32_t kDstAddr = 0x4000000;
+
+struct MicroRun {
+  uint64_t cycles = 0;
+  DeviceCounters c;
+  vxsynth::core::Signature sig;
+  std::vector<uint64_t> dump;  ///< core 0's perf-dump block (32 slots) written by the kernel at exit
+  std::string perf;            ///< PERF report read back from the dump block
+  std::vector<uint32_t> dst;
+};
+
+vxsim::Config shape(uint32_t cores, uint32_t warps, uint32_t threads) {
+  vxsim::Config c;
+  c.cores = cores;
+  c.warps = warps;
+  c.threads = threads;
+  return c;
+}
+
+MicroRun run_micro(micro_arg_t arg, const vxsim::Config& fcfg, const TimingConfig& tcfg = {},
+                   MpmClass cls = MpmClass::kNone) {
+  Processor p(fcfg);
+  std::ostringstream console;
+  p.set_console(&console);
+  load_program(p, VXSIM_MICRO_ELF);
+  uint64_t floats = uint64_t{arg.iters} * arg.n * std::max(arg.stride, 1u) + 64;
+  std::vector<float> src(floats, 1.0f);
+  p.memory().write(kSrcAddr, src.data(), src.size() * sizeof(float));
+  arg.src = kSrcAddr;
+  arg.dst = kDstAddr;
+  p.memory().write(kArgAddr, &arg, sizeof arg);
+  p.dcr_write(0x003, kArgAddr);
+  p.dcr_write(0x004, 0);
+  p.dcr_write(0x005, static_cast<uint32_t>(cls));
+  p.reset();
+  TimingSimulator sim(p, tcfg);
+  MicroRun r;
+  r.cycles = sim.run();
+  EXPECT_EQ(p.exit_code(), 0u) << console.str();
+  r.c = sim.counters();
+  r.sig = vortex_signature(r.c, sim.config());
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint64_t lo = p.memory().read32(0x80 + 8 * i);
+    uint64_t hi = p.memory().read32(0x80 + 8 * i + 4);
+    r.dump.push_back(lo | (hi << 32));
+  }
+  PerfReportInfo info;
+  info.num_cores = p.num_cores();
+  info.mpm_class = cls;
+  r.perf = format_perf_report(info, [&](uint32_t core, uint32_t index) {
+    uint32_t base = 0x80 + 256 * core + 8 * index;
+    return uint64_t{p.memory().read32(base)} | (uint64_t{p.memory().read32(base + 4)} << 32);
+  });
+  for (uint32_t i = 0; i < arg.n; ++i) r.dst.push_back(p.memory().read32(kDstAddr + 4 * i));
+  return r;
+}
+
+micro_arg_t stride_load(uint32_t n, uint32_t stride, uint32_t iters, uint32_t reps) {
+  micro_arg_t a{};
+  a.mode = kMicroStrideLoad;
+  a.n = n;
+  a.stride = stride;
+  a.iters = iters;
+  a.reps = reps;
+  return a;
+}
+
+/// One line with the numbers a failing expectation needs.
+std::string describe(const MicroRun& r) {
+  const CoreCounters t = r.c.total();
+  std::string s = fmt::format("cycles={} warp_instrs={} thread_instrs={} dcache r={} rm={} w={} gld={} bytes={} "
+                              "sectors={} dram r={} w={} barriers={} sched_st={}",
+                              r.cycles, t.warp_instrs, t.thread_instrs, t.dcache.reads, t.dcache.read_misses,
+                              t.dcache.writes, t.gld_instrs, t.gld_bytes, t.gld_sectors, r.c.dram.reads,
+                              r.c.dram.writes, t.barriers, t.sched_stalls);
+  static constexpr const char* kKeys[] = {"l1", "l2", "coal", "peak", "tmfu", "atom", "ai", "bw", "lanes", "occ"};
+  for (std::size_t i = 0; i < r.sig.values.size(); ++i) {
+    s += fmt::format(" {}={}", kKeys[i], r.sig.values[i] ? fmt::format("{:.3f}", *r.sig.values[i]) : "NA");
+  }
+  return s;
+}
+
+double metric(const MicroRun& r, MetricId id) {
+  EXPECT_TRUE(r.sig[id].has_value());
+  return r.sig[id].value_or(-1.0);
+}
+
+TEST(KernelTiming, CoalescingUnitStrideVsStride32) {
+  // 8 threads × 4 B = one 32-B sector per warp load when unit-stride; 128-B apart when stride 32.
+  // The loop's 16384 loads dominate the ~130 loads of startup and spawn code.
+  MicroRun unit = run_micro(stride_load(32, 1, 64, 64), shape(1, 4, 8));
+  MicroRun strided = run_micro(stride_load(32, 32, 64, 64), shape(1, 4, 8));
+  EXPECT_FLOAT_EQ(std::bit_cast<float>(unit.dst[0]), 64.0f * 64);
+  EXPECT_FLOAT_EQ(std::bit_cast<float>(strided.dst[5]), 64.0f * 64);
+  EXPECT_NEAR(metric(unit, MetricId::kCoalescing), 100.0, 3.0) << describe(unit);
+  EXPECT_NEAR(metric(strided, MetricId::kCoalescing), 12.5, 3.0) << describe(strided);
+  EXPECT_GT(strided.c.total().coalescer_misses, unit.c.total().coalescer_misses);
+  EXPECT_GT(strided.cycles, unit.cycles);
+}
+
+TEST(KernelTiming, EvenLanesGiveHalfActiveLanes) {
+  micro_arg_t a{};
+  a.mode = kMicroEvenLanes;
+  a.n = 32;
+  a.iters = 2000;
+  MicroRun even = run_micro(a, shape(1, 4, 8));
+  a.mode = kMicroAllLanes;
+  MicroRun all = run_micro(a, shape(1, 4, 8));
+  EXPECT_NEAR(metric(even, MetricId::kActiveLanes), 0.5, 0.03) << describe(even);
+  EXPECT_NEAR(metric(all, MetricId::kActiveLanes), 1.0, 0.03) << describe(all);
+  EXPECT_EQ(even.dst[2], all.dst[2]);  // even lanes computed the same value
+  EXPECT_NE(even.dst[1], all.dst[1]);  // odd lanes skipped the loop
+}
+
+TEST(KernelTiming, WorkingSetThatFitsL1VsOneThatThrashes) {
+  // Stride 16 words = one 64-B line per lane; 32 threads: iters × 2 KiB of lines. Startup code
+  // misses often (per-hart stacks are 8 KiB apart, all in one set), so the loops are long.
+  MicroRun fits = run_micro(stride_load(32, 16, 4, 64), shape(1, 4, 8));    // 8 KiB
+  MicroRun thrash = run_micro(stride_load(32, 16, 32, 8), shape(1, 4, 8));  // 64 KiB > 16 KiB
+  EXPECT_GT(metric(fits, MetricId::kL1HitRate), 80.0) << describe(fits);
+  EXPECT_LT(metric(thrash, MetricId::kL1HitRate), 20.0) << describe(thrash);
+  // A 128 KiB L1 holds the larger working set again.
+  TimingConfig big;
+  big.dcache.size = 131072;
+  MicroRun roomy = run_micro(stride_load(32, 16, 32, 8), shape(1, 4, 8), big);
+  EXPECT_GT(metric(roomy, MetricId::kL1HitRate), 80.0) << describe(roomy);
+  EXPECT_LT(roomy.cycles, thrash.cycles);
+  // Identity: a read is a hit or a miss; DRAM bytes are whole blocks.
+  const CoreCounters t = thrash.c.total();
+  EXPECT_LE(t.dcache.read_misses, t.dcache.reads);
+  EXPECT_EQ(thrash.c.dram.bytes_read, 64 * thrash.c.dram.reads);
+  EXPECT_EQ(thrash.c.dram.bytes_written, 64 * thrash.c.dram.writes);
+  EXPECT_FALSE(fits.sig[MetricId::kL2HitRate].has_value());  // no L2 configured: NA
+}
+
+TEST(KernelTiming, L2HitRateMeasuredWhenL2IsOn) {
+  TimingConfig cfg;
+  cfg.l2.enabled = true;
+  MicroRun r = run_micro(stride_load(32, 16, 32, 8), shape(1, 4, 8), cfg);
+  // The 64 KiB working set thrashes the L1 but fits the 1 MiB L2.
+  EXPECT_GT(metric(r, MetricId::kL2HitRate), 70.0) << describe(r);
+  EXPECT_LT(metric(r, MetricId::kL1HitRate), 20.0) << describe(r);
+}
+
+TEST(KernelTiming, LocalMemoryBankConflicts) {
+  micro_arg_t a{};
+  a.mode = kMicroLmem;
+  a.n = 32;
+  a.iters = 100;
+  a.stride = 1;  // lanes on consecutive banks
+  MicroRun free = run_micro(a, shape(1, 4, 8));
+  a.stride = 8;  // 8 banks: every lane of a warp on bank 0
+  MicroRun conflict = run_micro(a, shape(1, 4, 8));
+  const CoreCounters f = free.c.total();
+  const CoreCounters k = conflict.c.total();
+  EXPECT_EQ(f.lmem_bank_stalls, 0u);
+  EXPECT_EQ(f.lmem_reads, k.lmem_reads);
+  // 4 warps × 100 iterations × (1 load + 1 store) × 7 extra cycles, plus the final read.
+  EXPECT_EQ(k.lmem_bank_stalls, 4u * (100 * 2 + 1) * 7);
+  EXPECT_GT(conflict.cycles, free.cycles);
+}
+
+TEST(KernelTiming, BarrierHeavyKernel) {
+  micro_arg_t a{};
+  a.n = 32;  // one block of 4 warps × 8 threads
+  a.iters = 200;
+  a.mode = kMicroBarrier;
+  MicroRun bar = run_micro(a, shape(1, 4, 8));
+  a.mode = kMicroNoBarrier;
+  MicroRun nobar = run_micro(a, shape(1, 4, 8));
+  EXPECT_EQ(bar.dst[7], nobar.dst[7]);
+  EXPECT_GE(bar.c.total().barriers, 3u * 200) << describe(bar);  // the last arrival of each round does not wait
+  EXPECT_GT(bar.cycles, nobar.cycles);
+  EXPECT_GT(bar.c.total().sched_stalls, nobar.c.total().sched_stalls);
+  EXPECT_DOUBLE_EQ(metric(bar, MetricId::kTensorMfu), 0.0);  // no TCU instruction
+  EXPECT_DOUBLE_EQ(metric(bar, MetricId::kAtomicsPerInst), 0.0);
+}
+
+TEST(KernelTiming, DeterministicCyclesAndCounters) {
+  MicroRun a = run_micro(stride_load(64, 3, 16, 2), shape(2, 4, 4));
+  MicroRun b = run_micro(stride_load(64, 3, 16, 2), shape(2, 4, 4));
+  EXPECT_EQ(a.cycles, b.cycles);
+  for (std::size_t i = 0; i < a.c.cores.size(); ++i) {
+    EXPECT_EQ(a.c.cores[i].thread_instrs, b.c.cores[i].thread_instrs);
+    EXPECT_EQ(a.c.cores[i].sched_stalls, b.c.cores[i].sched_stalls);
+    EXPECT_EQ(a.c.cores[i].dcache.read_misses, b.c.cores[i].dcache.read_misses);
+  }
+  EXPECT_EQ(a.c.dram.reads, b.c.dram.reads);
+  EXPECT_EQ(a.dump, b.dump);
+}
+
+TEST(KernelTiming, CounterIdentitiesAndPerfDump) {
+  MicroRun r = run_micro(stride_load(32, 1, 32, 2), shape(1, 4, 8), {}, MpmClass::kMem);
+  const CoreCounters t = r.c.total();
+  EXPECT_EQ(t.ifetches, t.warp_instrs);        // each warp instruction is fetched once
+  EXPECT_EQ(t.icache.reads, t.ifetches);
+  EXPECT_EQ(t.dcache.writes, r.c.dram.writes);  // write-through, no L2
+  EXPECT_EQ(t.busy[static_cast<std::size_t>(UnitGroup::kTcu)], 0u);
+  EXPECT_LE(t.active_warp_cycles, r.cycles * 4);
+  // The kernel's exit path stored the timing model's counters into the perf-dump block: cycles and
+  // thread instructions up to that point, and (class 2) the D-cache reads.
+  EXPECT_GT(r.dump[0], r.cycles / 2);
+  EXPECT_LE(r.dump[0], r.cycles);
+  EXPECT_GT(r.dump[2], t.thread_instrs * 9 / 10);
+  EXPECT_LE(r.dump[2], t.thread_instrs);
+  EXPECT_GT(r.dump[6], 0u);
+  EXPECT_LE(r.dump[6], t.dcache.reads);
+  EXPECT_NE(r.perf.find("PERF: core0: dcache reads="), std::string::npos) << r.perf;
+  EXPECT_NE(r.perf.find("PERF: instrs="), std::string::npos) << r.perf;
+}
+
+TEST(KernelTiming, MoreWarpsKeepMoreWarpsActiveAndHideLatency) {
+  // Same work (256 threads, loads missing the L1) on 2 and on 8 warps per core.
+  MicroRun w2 = run_micro(stride_load(256, 16, 8, 4), shape(1, 2, 8));
+  MicroRun w8 = run_micro(stride_load(256, 16, 8, 4), shape(1, 8, 8));
+  double active2 = metric(w2, MetricId::kOccupancy) / 100.0 * 2;
+  double active8 = metric(w8, MetricId::kOccupancy) / 100.0 * 8;
+  EXPECT_GT(active8, 2 * active2) << describe(w2) << "\n" << describe(w8);
+  EXPECT_LT(w8.cycles, w2.cycles) << describe(w2) << "\n" << describe(w8);
+}
+
+}  // namespace
+}  // namespace vxsim::timing
