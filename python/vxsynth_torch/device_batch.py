@@ -17,7 +17,7 @@ import time
 
 WORK = "/tmp/vx"
 #: Per-step wall-clock caps in seconds (the step also stops at the batch deadline).
-CAPS = {"env": 30, "ops": 150, "act": 170, "diffusion_policy": 220, "pi0": 260, "swap": 200, "pytest_gpu": 240}
+CAPS = {"script": 240, "env": 30, "ops": 150, "act": 170, "diffusion_policy": 220, "pi0": 260, "swap": 200, "pytest_gpu": 240}
 
 
 def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
@@ -31,6 +31,10 @@ def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
         return py + ["vxsynth_torch.capture_ops", "--out", d] + (["--no-ncu"] if no_ncu else [])
     if step == "swap":
         return py + ["vxsynth_torch.swap_demo", "--out", d]
+    if step == "script":
+        ex = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "act_swapped.py")
+        return py + ["vxsynth_torch.profile", "--out", d, "--nvtx-range", "act_step", "--top", "5",
+                     "--ncu-timeout", str(int(ncu_timeout)), "--", "python", ex]
     if step == "pytest_gpu":
         return py + ["pytest", "-q", "-m", "gpu", os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"),
                      "--junitxml", os.path.join(d, "junit.xml")]
@@ -64,7 +68,7 @@ def main(argv=None) -> int:
             log.write("$ " + " ".join(cmd) + "\n")
             log.flush()
             p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                 env={**os.environ, "PYTHONUNBUFFERED": "1", "VXSYNTH_DISPATCH_DIR": d})
             try:
                 rc = p.wait(timeout=max(10.0, left - 10))
             except subprocess.TimeoutExpired:

@@ -391,6 +391,8 @@ def drive(a, argv: Sequence[str]) -> int:
         summary["command"] = a.script
         trace_script(a, out)
         target = list(a.script)
+        if os.path.basename(target[0]) in ("python", "python3"):
+            target[0] = sys.executable  # the interpreter that runs this driver (the one holding torch)
         nvtx = f"{a.nvtx_range}/" if a.nvtx_range else None
     extra = {"workload": name, "config": a.config, "warmup_iterations": a.warmup,
              "ncu_region_iterations": a.region_iters, "ncu_filter": "per-launch-config, launch-skip 1, launch-count 1"}
@@ -413,8 +415,7 @@ def drive(a, argv: Sequence[str]) -> int:
     if ncu is None:
         summary["ncu"] = {"skipped": "--no-ncu" if a.no_ncu else "ncu not found"}
     else:
-        if a.workload:
-            os.environ["PYTHONPATH"] = _pythonpath()
+        os.environ["PYTHONPATH"] = _pythonpath()
         try:
             summary["ncu"] = ncu_workload(a, summary["hot"], out, ncu, target, nvtx, data)
         finally:
