@@ -17,16 +17,23 @@ namespace {
 using nlohmann::json;
 
 /// Provenance keys, in schema order (docs/reference-bundle.md §provenance).
+/// `alias` is the key python/vxsynth_torch/provenance.py ("vxsynth.provenance/1") writes.
 struct ProvField {
   const char* key;
+  const char* alias;
   std::optional<std::string> Provenance::*member;
 };
 constexpr ProvField kProvFields[] = {
-    {"gpu", &Provenance::gpu},       {"cc", &Provenance::cc},
-    {"driver", &Provenance::driver}, {"cuda", &Provenance::cuda},
-    {"ncu", &Provenance::ncu},       {"torch", &Provenance::torch},
-    {"command", &Provenance::command}, {"date", &Provenance::date},
-    {"clock_control", &Provenance::clock_control}, {"cache_control", &Provenance::cache_control},
+    {"gpu", "gpu", &Provenance::gpu},
+    {"cc", "compute_capability", &Provenance::cc},
+    {"driver", "driver", &Provenance::driver},
+    {"cuda", "cuda_runtime", &Provenance::cuda},
+    {"ncu", "ncu", &Provenance::ncu},
+    {"torch", "torch", &Provenance::torch},
+    {"command", "command", &Provenance::command},
+    {"date", "date_utc", &Provenance::date},
+    {"clock_control", "clock_control", &Provenance::clock_control},
+    {"cache_control", "cache_control", &Provenance::cache_control},
 };
 
 // ---- validating reader helpers: every error names the file and the field path ----------------
@@ -416,7 +423,7 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
   for (auto it = pf.begin(); it != pf.end(); ++it) {
     const ProvField* f = nullptr;
     for (const ProvField& q : kProvFields)
-      if (it.key() == q.key) f = &q;
+      if (it.key() == q.key || it.key() == q.alias) f = &q;
     if (f && (it.value().is_string() || it.value().is_null()))
       p.*(f->member) = it.value().is_null() ? std::nullopt : std::optional<std::string>(it.value().get<std::string>());
     else if (f && it.value().is_number())

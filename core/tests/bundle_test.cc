@@ -1,0 +1,109 @@
+// Reference-bundle JSON: round trip and the validating reader's messages.
+#include "vxsynth/core/bundle.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "vxsynth/common/error.h"
+
+namespace vxsynth::core {
+namespace {
+
+ReferenceBundle sample() {
+  ReferenceBundle b;
+  b.workload = "unit";
+  b.arch = Arch::kHopper;
+  b.provenance.gpu = "NVIDIA H200";
+  b.provenance.cc = "9.0";
+  b.provenance.trace_file = "t.json.gz";
+  b.provenance.ncu_file = "n.csv";
+  b.provenance.extra = {{"cudnn", 91900}};
+  b.gpu_time_total_us = 100.0;
+  b.kernel_launches = 3;
+  BundleKernel k;
+  k.id = "k1";
+  k.rank = 1;
+  k.name = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT";
+  k.launches = 1;
+  k.total_us = 60.0;
+  k.share = 0.6;
+  k.cumulative_share = 0.6;
+  k.context.kernel_name = k.name;
+  k.context.op = OpKind::kBmm;
+  k.context.framework_op = "aten::matmul";
+  k.context.op_stack = {"aten::matmul", "aten::bmm"};
+  k.context.gemm = GemmShape{8, 816, 816, 256};
+  k.context.operand_type = DType::kBf16;
+  k.context.engine = EngineClass::kTensorCore;
+  k.context.launch.block = {384, 1, 1};
+  k.context.launch.grid = {2, 66, 1};
+  k.context.tile_hint = TileHint{256, 128, 64, 4};
+  k.context.operands = {{{8, 816, 256}, {208896, 256, 1}, "c10::BFloat16"}};
+  Signature s;
+  s[MetricId::kL1HitRate] = 0.0;
+  s[MetricId::kOccupancy] = 14.6;
+  k.signature = s;
+  k.ncu_ids = {3};
+  k.ncu_raw = {{"sm__warps_active.avg.pct_of_peak_sustained_active", "%", 14.6}};
+  b.kernels.push_back(k);
+  return b;
+}
+
+std::string error_of(const nlohmann::json& j) {
+  try {
+    (void)bundle_from_json(j, "b.json");
+  } catch (const vxsynth::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Bundle, RoundTrip) {
+  const ReferenceBundle b = sample();
+  const nlohmann::json j = to_json(b);
+  const ReferenceBundle r = bundle_from_json(j, "b.json");
+  EXPECT_EQ(to_json(r), j);
+  EXPECT_EQ(r.kernels[0].context.gemm->m, 816);
+  EXPECT_EQ(r.kernels[0].context.launch.block_size(), 384u);
+  EXPECT_FALSE((*r.kernels[0].signature)[MetricId::kDramBandwidth].has_value());
+  EXPECT_EQ(r.kernel("1").id, "k1");
+  EXPECT_THROW((void)r.kernel("k9"), vxsynth::Error);
+  const auto path = std::filesystem::temp_directory_path() / ("vxsynth_bundle_test_" + std::to_string(::getpid()) + ".json");
+  write_bundle(path, b);
+  EXPECT_EQ(to_json(read_bundle(path)), j);
+  std::filesystem::remove(path);
+}
+
+TEST(Bundle, ReaderNamesTheField) {
+  nlohmann::json j = to_json(sample());
+  j["kernels"][0]["context"]["gemm"].erase("m");
+  EXPECT_NE(error_of(j).find("b.json: kernels[0].context.gemm.m: missing field"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["version"] = 2;
+  EXPECT_NE(error_of(j).find("version: unsupported version 2"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["kernels"][0]["signature"]["l1_hit"] = 3;
+  EXPECT_NE(error_of(j).find("kernels[0].signature.l1_hit: unknown metric key"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["kernels"][0]["context"]["engine"] = "gpu";
+  EXPECT_NE(error_of(j).find("kernels[0].context.engine: unknown value 'gpu'"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["kernels"][0]["context"]["launch"]["block_size"] = 100;
+  EXPECT_NE(error_of(j).find("launch.block_size"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["provenance"]["driver"] = 580;
+  EXPECT_NE(error_of(j).find("provenance.driver: expected a string or null"), std::string::npos) << error_of(j);
+
+  j = to_json(sample());
+  j["kernels"][0]["ncu"]["raw"]["x"] = {{"value", "7"}, {"unit", ""}};
+  EXPECT_NE(error_of(j).find("kernels[0].ncu.raw.x.value"), std::string::npos) << error_of(j);
+}
+
+}  // namespace
+}  // namespace vxsynth::core
