@@ -1,16 +1,67 @@
 #include "engine.h"
 
+#include <cstdlib>
+#include <string_view>
+
 #include <fmt/format.h>
+
+#include "vxsim/timing/perf_report.h"
+#include "vxsim/timing/simulator.h"
+#include "vxsynth/common/error.h"
 
 namespace vxsim::runtime {
 
-LaunchReport run_engine(Processor& proc, const EngineOptions& /*opts*/) {
-  proc.run();  // functional mode
-  return LaunchReport{false};
+namespace {
+
+/// VXSIM_TIMING: unset or "1" = timing mode (default), "0" = functional only.
+bool timing_enabled() {
+  const char* v = std::getenv("VXSIM_TIMING");
+  if (v == nullptr || *v == '\0' || std::string_view(v) == "1") return true;
+  if (std::string_view(v) == "0") return false;
+  throw vxsynth::make_error("environment variable VXSIM_TIMING='{}' must be 0 (functional) or 1 (timing)", v);
 }
 
-std::string format_perf(uint32_t num_cores, uint32_t /*mpm_class*/, const LaunchReport& /*report*/,
+}  // namespace
+
+LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
+  if (!timing_enabled()) {
+    proc.run();  // functional mode
+    return LaunchReport{false};
+  }
+  // Timing mode (sim/timing): config from VXSIM_CONFIG (TOML), then VXSIM_SET overrides
+  // ("dcache.size=32768,l2.enabled=true"); the machine shape is the device's.
+  timing::TimingConfig cfg;
+  if (!opts.config_path.empty()) timing::load_toml(cfg, opts.config_path);
+  if (const char* sets = std::getenv("VXSIM_SET"); sets != nullptr) {
+    std::string_view rest(sets);
+    while (!rest.empty()) {
+      auto comma = rest.find(',');
+      std::string_view one = rest.substr(0, comma);
+      if (!one.empty()) timing::apply_override(cfg, one);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  timing::TimingSimulator sim(proc, cfg);
+  sim.run();
+  LaunchReport r;
+  r.class_counters = true;
+  r.lmem = sim.config().lmem.enabled;
+  r.l2 = sim.config().l2.enabled;
+  r.l3 = sim.config().l3.enabled;
+  return r;
+}
+
+std::string format_perf(uint32_t num_cores, uint32_t mpm_class, const LaunchReport& report,
                         const MpmQuery& query) {
+  if (report.class_counters) {
+    timing::PerfReportInfo info;
+    info.num_cores = num_cores;
+    info.mpm_class = static_cast<timing::MpmClass>(mpm_class);
+    info.lmem = report.lmem;
+    info.l2 = report.l2;
+    info.l3 = report.l3;
+    return timing::format_perf_report(info, query);
+  }
   // Functional mode: only instrs (minstret, slot 2) and cycles (mcycle, slot 0) are measured;
   // the class-1/2 lines of SimX are printed only by a timing engine.
   std::string out;

@@ -20,6 +20,10 @@ struct LaunchReport {
   /// True when the MPM class counters (VORTEX_PROFILING=1|2) were measured by a timing model;
   /// the functional engine measures only mcycle/minstret.
   bool class_counters = false;
+  /// Memory units the timing configuration had (which PERF class-2 lines vx_dump_perf prints).
+  bool lmem = true;
+  bool l2 = false;
+  bool l3 = false;
 };
 
 /// Runs the reset processor until every core is idle. Throws SimError on a device fault.
