@@ -29,3 +29,17 @@ TEST(Rv32im, KnownAnswers) {
 
 }  // namespace
 }  // namespace vxsim::test
+
+namespace vxsim::test {
+namespace {
+
+TEST(Fp, EndToEndRoundingModesAndFcsr) {
+  AsmMachine m("fp");
+  m.run();
+  const uint32_t expect[] = {0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAA, 1, 9, 0x69, 0x40E00000, 7,
+                             0xC0A00000, 2, 1, 0xBF800000, 0x40400000, 0};
+  for (uint32_t i = 0; i < std::size(expect); ++i) EXPECT_EQ(m.word("result", i), expect[i]) << "result word " << i;
+}
+
+}  // namespace
+}  // namespace vxsim::test
