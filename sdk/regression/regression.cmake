@@ -22,6 +22,11 @@ set(VX_REGRESSION_CONFIGS "1c4w4t|1|4|4" "4c8w8t|4|8|8")
 # <C>, <W>, <T> are replaced by cores, warps and threads.
 set(VX_RUNTIME_CONFIG_ENV "VXSIM_CORES=<C>" "VXSIM_WARPS=<W>" "VXSIM_THREADS=<T>")
 
+# The registration below runs deferred in the top-level directory scope: hand it the tables.
+set_property(GLOBAL PROPERTY VX_REGRESSION_TABLE "${VX_REGRESSION_TABLE}")
+set_property(GLOBAL PROPERTY VX_REGRESSION_CONFIGS "${VX_REGRESSION_CONFIGS}")
+set_property(GLOBAL PROPERTY VX_RUNTIME_CONFIG_ENV "${VX_RUNTIME_CONFIG_ENV}")
+
 set(VX_REGRESSION_NAMES)
 foreach(row IN LISTS VX_REGRESSION_TABLE)
   string(REPLACE "|" ";" fields "${row}")
@@ -35,6 +40,7 @@ foreach(row IN LISTS VX_REGRESSION_TABLE)
 endforeach()
 
 function(_vx_add_regression_test name cfg cores warps threads args dir)
+  get_property(VX_RUNTIME_CONFIG_ENV GLOBAL PROPERTY VX_RUNTIME_CONFIG_ENV)
   set(env)
   foreach(e IN LISTS VX_RUNTIME_CONFIG_ENV)
     string(REPLACE "<C>" "${cores}" e "${e}")
@@ -56,6 +62,8 @@ function(_vx_sdk_register_regressions)
     message(STATUS "sdk: no host runtime target `vortex` yet: regression host programs skipped")
     return()
   endif()
+  get_property(VX_REGRESSION_TABLE GLOBAL PROPERTY VX_REGRESSION_TABLE)
+  get_property(VX_REGRESSION_CONFIGS GLOBAL PROPERTY VX_REGRESSION_CONFIGS)
   foreach(row IN LISTS VX_REGRESSION_TABLE)
     string(REPLACE "|" ";" fields "${row}")
     list(GET fields 0 name)

@@ -1,0 +1,247 @@
+/// \file vx_tensor.h
+/// WMMA (tensor-core) API of Vortex 2.x, namespace vortex::tensor: format tags, wmma_context with
+/// fill_fragment / load_matrix_sync / store_matrix_sync / mma_sync. Names follow Vortex master
+/// 82e1c2a ([M], ../shared/docs/vortex-2x.md §7.1); written for GCC.
+///
+/// The instruction: `.insn r 0x0B, 0, 2, x<Ot::id>, x<It::id>, x0` (custom-0, funct7 = 2). Its
+/// operands are implicit FP registers: A in f0-f7; if NRB == 8, B in f10-f17 and C/D in f24-f31;
+/// if NRB == 4, B in f28-f31 and C/D in f10-f17. The whole warp must be active.
+///
+/// Fragment layout (the contract with the simulator; docs/sdk.md "Tensor cores" spells it out):
+/// with the geometry of tensor_cfg.h and epw = elements per 32-bit word,
+///   A register r, lane t:  row (r / k_steps)*tcM + t / tcK, K word (r % k_steps)*tcK + t % tcK;
+///   B register r, lane t:  s = t / (tcN*tcK), u = t % (tcN*tcK),
+///                          column ((r / k_steps)*b_sub_blocks + s)*tcN + u / tcK,
+///                          K word (r % k_steps)*tcK + u % tcK;
+///   C register r, lane t:  row (r / n_steps)*tcM + t / tcN, column (r % n_steps)*tcN + t % tcN;
+/// element e of a K word is bits [e*bits, (e+1)*bits) and holds K index word*epw + e.
+/// Sub-byte formats (int4/uint4) are declared but not supported by the load/store helpers.
+#ifndef VX_TENSOR_H
+#define VX_TENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tensor_cfg.h>
+#include <vx_intrinsics.h>
+
+namespace vortex {
+namespace tensor {
+
+/// Format tags: element container type, format id (the WMMA register-number field), bits.
+struct fp32  { using dtype = float;    static constexpr uint32_t id = 0;  static constexpr uint32_t bits = 32; };
+struct fp16  { using dtype = uint16_t; static constexpr uint32_t id = 1;  static constexpr uint32_t bits = 16; };
+struct bf16  { using dtype = uint16_t; static constexpr uint32_t id = 2;  static constexpr uint32_t bits = 16; };
+struct int32 { using dtype = int32_t;  static constexpr uint32_t id = 8;  static constexpr uint32_t bits = 32; };
+/// int8: 8 bits (Vortex [M] declares 16, which PR #277 reports as a bug).
+struct int8  { using dtype = int8_t;   static constexpr uint32_t id = 9;  static constexpr uint32_t bits = 8; };
+struct uint8 { using dtype = uint8_t;  static constexpr uint32_t id = 10; static constexpr uint32_t bits = 8; };
+struct int4  { using dtype = uint8_t;  static constexpr uint32_t id = 11; static constexpr uint32_t bits = 4; };
+struct uint4 { using dtype = uint8_t;  static constexpr uint32_t id = 12; static constexpr uint32_t bits = 4; };
+
+/// Memory layout of a matrix in load_matrix_sync / store_matrix_sync.
+enum mem_layout { row_major, col_major };
+
+namespace detail {
+
+inline uint32_t f2u(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
+inline float u2f(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+
+/// binary32 -> bfloat16 bits, round to nearest even (NaN kept quiet). Uniform values only.
+inline uint16_t to_bf16(float f) {
+  uint32_t u = f2u(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (uint16_t)(u >> 16);
+}
+
+/// binary32 -> binary16 bits, round to nearest even. Uniform values only (branches).
+inline uint16_t to_fp16(float f) {
+  uint32_t u = f2u(f);
+  uint32_t sign = (u >> 16) & 0x8000u;
+  uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);                 // NaN
+  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);                // overflow -> inf
+  if (a < 0x38800000u) {                                                  // subnormal or zero
+    if (a < 0x33000000u) return (uint16_t)sign;
+    uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;
+    uint32_t shift = 126u - e;                                            // 14..24
+    uint32_t r = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (r & 1u))) ++r;
+    return (uint16_t)(sign | r);
+  }
+  uint32_t r = ((a >> 13) - (112u << 10));
+  uint32_t rem = a & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
+  return (uint16_t)(sign | r);
+}
+
+/// The bit pattern of `value` in format T (float, fp16/bf16 bits, integers).
+template <typename T> inline uint32_t bits_of(float value);
+template <> inline uint32_t bits_of<fp32>(float v) { return f2u(v); }
+template <> inline uint32_t bits_of<fp16>(float v) { return to_fp16(v); }
+template <> inline uint32_t bits_of<bf16>(float v) { return to_bf16(v); }
+template <> inline uint32_t bits_of<int32>(float v) { return (uint32_t)(int32_t)v; }
+template <> inline uint32_t bits_of<int8>(float v) { return (uint32_t)(uint8_t)(int8_t)v; }
+template <> inline uint32_t bits_of<uint8>(float v) { return (uint32_t)(uint8_t)v; }
+
+/// Raw bits of element `index` of an array of T::dtype.
+template <typename T> inline uint32_t load_bits(const void* base, size_t index) {
+  typename T::dtype v = static_cast<const typename T::dtype*>(base)[index];
+  uint32_t u = 0;
+  __builtin_memcpy(&u, &v, sizeof(v));
+  return u & (T::bits >= 32 ? 0xffffffffu : ((1u << T::bits) - 1u));
+}
+
+/// Packs one 32-bit K word: `epw` elements of format T starting at K index k0.
+template <typename T, uint32_t epw, typename F> inline uint32_t pack_word(uint32_t k0, F&& element_bits) {
+  uint32_t word = 0;
+  for (uint32_t e = 0; e < epw; ++e) word |= element_bits(k0 + e) << (e * T::bits);
+  return word;
+}
+
+}  // namespace detail
+
+/// Warp-level matrix multiply-accumulate context: D = A * B + C on one tile of
+/// tileM x tileN outputs with tileK inputs, for NT threads per warp.
+template <uint32_t NT, typename It, typename Ot>
+struct wmma_context {
+  using cfg = wmma_config_t<NT, It, Ot>;
+  using input_t = typename It::dtype;
+  using output_t = typename Ot::dtype;
+  static_assert(It::bits >= 8, "sub-byte input formats are not supported by this SDK");
+  static_assert(Ot::bits == 32 || Ot::bits == 16, "output format must be 16 or 32 bits");
+
+  static constexpr uint32_t tileM = cfg::tileM;
+  static constexpr uint32_t tileN = cfg::tileN;
+  static constexpr uint32_t tileK = cfg::tileK;
+
+  /// Per-lane register images (bit containers; values are moved, never computed on).
+  struct fragment_a { float data[cfg::NRA]; };
+  struct fragment_b { float data[cfg::NRB]; };
+  struct fragment_acc { float data[cfg::NRC]; };
+
+  /// Sets every element of an A or B fragment to `value` (converted to It).
+  template <typename Frag>
+  static void fill_fragment(Frag& frag, float value) {
+    constexpr uint32_t n = sizeof(frag.data) / sizeof(frag.data[0]);
+    uint32_t word = detail::pack_word<It, cfg::elems_per_word>(0, [&](uint32_t) {
+      return detail::bits_of<It>(value);
+    });
+    for (uint32_t r = 0; r < n; ++r) frag.data[r] = detail::u2f(word);
+  }
+  /// Sets every element of an accumulator fragment to `value` (converted to Ot).
+  static void fill_fragment(fragment_acc& frag, float value) {
+    uint32_t bits = detail::bits_of<Ot>(value);
+    if (Ot::bits == 16) bits |= 0xffff0000u;  // NaN-boxed half in an FP register
+    for (uint32_t r = 0; r < cfg::NRC; ++r) frag.data[r] = detail::u2f(bits);
+  }
+
+  /// Loads this lane's part of the tileM x tileK matrix A at `src` (leading dimension `ldm`
+  /// elements). Every lane of the warp must call it.
+  template <mem_layout layout = row_major>
+  static void load_matrix_sync(fragment_a& frag, const void* src, size_t ldm) {
+    const uint32_t t = (uint32_t)vx_thread_id();
+    const uint32_t i = t / cfg::tcK, z = t % cfg::tcK;
+    for (uint32_t r = 0; r < cfg::NRA; ++r) {
+      const uint32_t row = (r / cfg::k_steps) * cfg::tcM + i;
+      const uint32_t kw = (r % cfg::k_steps) * cfg::tcK + z;
+      uint32_t word = detail::pack_word<It, cfg::elems_per_word>(kw * cfg::elems_per_word, [&](uint32_t k) {
+        return detail::load_bits<It>(src, layout == row_major ? row * ldm + k : k * ldm + row);
+      });
+      frag.data[r] = detail::u2f(word);
+    }
+  }
+
+  /// Loads this lane's part of the tileK x tileN matrix B at `src`.
+  template <mem_layout layout = row_major>
+  static void load_matrix_sync(fragment_b& frag, const void* src, size_t ldm) {
+    const uint32_t t = (uint32_t)vx_thread_id();
+    const uint32_t s = t / (cfg::tcN * cfg::tcK), u = t % (cfg::tcN * cfg::tcK);
+    const uint32_t j = u / cfg::tcK, z = u % cfg::tcK;
+    for (uint32_t r = 0; r < cfg::NRB; ++r) {
+      const uint32_t col = ((r / cfg::k_steps) * cfg::b_sub_blocks + s) * cfg::tcN + j;
+      const uint32_t kw = (r % cfg::k_steps) * cfg::tcK + z;
+      uint32_t word = detail::pack_word<It, cfg::elems_per_word>(kw * cfg::elems_per_word, [&](uint32_t k) {
+        return detail::load_bits<It>(src, layout == row_major ? k * ldm + col : col * ldm + k);
+      });
+      frag.data[r] = detail::u2f(word);
+    }
+  }
+
+  /// Loads this lane's part of the tileM x tileN accumulator C at `src`.
+  template <mem_layout layout = row_major>
+  static void load_matrix_sync(fragment_acc& frag, const void* src, size_t ldm) {
+    const uint32_t t = (uint32_t)vx_thread_id();
+    const uint32_t i = t / cfg::tcN, j = t % cfg::tcN;
+    for (uint32_t r = 0; r < cfg::NRC; ++r) {
+      const uint32_t row = (r / cfg::n_steps) * cfg::tcM + i;
+      const uint32_t col = (r % cfg::n_steps) * cfg::tcN + j;
+      uint32_t bits = detail::load_bits<Ot>(src, layout == row_major ? row * ldm + col : col * ldm + row);
+      if (Ot::bits == 16) bits |= 0xffff0000u;
+      frag.data[r] = detail::u2f(bits);
+    }
+  }
+
+  /// Stores this lane's part of the accumulator to the tileM x tileN matrix at `dst`.
+  template <mem_layout layout = row_major>
+  static void store_matrix_sync(void* dst, const fragment_acc& frag, size_t ldm) {
+    const uint32_t t = (uint32_t)vx_thread_id();
+    const uint32_t i = t / cfg::tcN, j = t % cfg::tcN;
+    for (uint32_t r = 0; r < cfg::NRC; ++r) {
+      const uint32_t row = (r / cfg::n_steps) * cfg::tcM + i;
+      const uint32_t col = (r % cfg::n_steps) * cfg::tcN + j;
+      const size_t index = layout == row_major ? row * ldm + col : col * ldm + row;
+      const uint32_t bits = detail::f2u(frag.data[r]);
+      output_t v;
+      __builtin_memcpy(&v, &bits, sizeof(v));  // little-endian: the low bits of the register
+      static_cast<output_t*>(dst)[index] = v;
+    }
+  }
+
+  /// D = A * B + C with one WMMA instruction (D may alias C). Every lane of the warp must be
+  /// active. One asm block loads the fragments into the FP registers the instruction reads (see
+  /// the file comment), executes it and stores the result, so the register assignment cannot be
+  /// broken by the compiler (GCC cannot pin 32 FP operands of one asm statement).
+  static void mma_sync(fragment_acc& D, const fragment_a& A, const fragment_b& B, const fragment_acc& C) {
+    if constexpr (cfg::NRB == 8) {
+      __asm__ __volatile__ (
+          "flw f0, 0(%[a])\n\t  flw f1, 4(%[a])\n\t  flw f2, 8(%[a])\n\t  flw f3, 12(%[a])\n\t"
+          "flw f4, 16(%[a])\n\t flw f5, 20(%[a])\n\t flw f6, 24(%[a])\n\t flw f7, 28(%[a])\n\t"
+          "flw f10, 0(%[b])\n\t flw f11, 4(%[b])\n\t flw f12, 8(%[b])\n\t flw f13, 12(%[b])\n\t"
+          "flw f14, 16(%[b])\n\t flw f15, 20(%[b])\n\t flw f16, 24(%[b])\n\t flw f17, 28(%[b])\n\t"
+          "flw f24, 0(%[c])\n\t flw f25, 4(%[c])\n\t flw f26, 8(%[c])\n\t flw f27, 12(%[c])\n\t"
+          "flw f28, 16(%[c])\n\t flw f29, 20(%[c])\n\t flw f30, 24(%[c])\n\t flw f31, 28(%[c])\n\t"
+          ".insn r 0x0B, 0, 2, x%[ot], x%[it], x0\n\t"
+          "fsw f24, 0(%[d])\n\t fsw f25, 4(%[d])\n\t fsw f26, 8(%[d])\n\t fsw f27, 12(%[d])\n\t"
+          "fsw f28, 16(%[d])\n\t fsw f29, 20(%[d])\n\t fsw f30, 24(%[d])\n\t fsw f31, 28(%[d])"
+          :
+          : [a] "r"(A.data), [b] "r"(B.data), [c] "r"(C.data), [d] "r"(D.data),
+            [ot] "i"(Ot::id), [it] "i"(It::id)
+          : "memory", "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
+            "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17",
+            "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31");
+    } else {
+      __asm__ __volatile__ (
+          "flw f0, 0(%[a])\n\t  flw f1, 4(%[a])\n\t  flw f2, 8(%[a])\n\t  flw f3, 12(%[a])\n\t"
+          "flw f4, 16(%[a])\n\t flw f5, 20(%[a])\n\t flw f6, 24(%[a])\n\t flw f7, 28(%[a])\n\t"
+          "flw f28, 0(%[b])\n\t flw f29, 4(%[b])\n\t flw f30, 8(%[b])\n\t flw f31, 12(%[b])\n\t"
+          "flw f10, 0(%[c])\n\t flw f11, 4(%[c])\n\t flw f12, 8(%[c])\n\t flw f13, 12(%[c])\n\t"
+          "flw f14, 16(%[c])\n\t flw f15, 20(%[c])\n\t flw f16, 24(%[c])\n\t flw f17, 28(%[c])\n\t"
+          ".insn r 0x0B, 0, 2, x%[ot], x%[it], x0\n\t"
+          "fsw f10, 0(%[d])\n\t fsw f11, 4(%[d])\n\t fsw f12, 8(%[d])\n\t fsw f13, 12(%[d])\n\t"
+          "fsw f14, 16(%[d])\n\t fsw f15, 20(%[d])\n\t fsw f16, 24(%[d])\n\t fsw f17, 28(%[d])"
+          :
+          : [a] "r"(A.data), [b] "r"(B.data), [c] "r"(C.data), [d] "r"(D.data),
+            [ot] "i"(Ot::id), [it] "i"(It::id)
+          : "memory", "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
+            "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17",
+            "f28", "f29", "f30", "f31");
+    }
+  }
+};
+
+}  // namespace tensor
+}  // namespace vortex
+
+#endif /* VX_TENSOR_H */
