@@ -136,6 +136,21 @@ Signature read_signature_metrics(const json& m, const At& at) {
 
 std::string file_name(const std::string& p) { return std::filesystem::path(p).filename().string(); }
 
+/// "dir/act.trace.json.gz" → "act": the file name without .gz, .json, .trace, .pt suffixes.
+std::string workload_from_path(const std::string& p) {
+  std::string n = file_name(p);
+  for (bool again = true; again;) {
+    again = false;
+    for (std::string_view suf : {".gz", ".json", ".trace", ".pt"}) {
+      if (n.size() > suf.size() && n.compare(n.size() - suf.size(), suf.size(), suf) == 0) {
+        n.resize(n.size() - suf.size());
+        again = true;
+      }
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 // ---- context ------------------------------------------------------------------------------------
@@ -405,7 +420,7 @@ SignatureRef load_signature_ref(const std::string& spec) {
 // ---- import -------------------------------------------------------------------------------------
 ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, const ImportOptions& options) {
   ReferenceBundle b;
-  b.workload = options.workload.empty() ? std::filesystem::path(trace.path).stem().stem().string() : options.workload;
+  b.workload = options.workload.empty() ? workload_from_path(trace.path) : options.workload;
   b.arch = ncu.arch;
   b.gpu_time_total_us = trace.total_kernel_time_us();
   b.kernel_launches = trace.kernels.size();
@@ -433,9 +448,7 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
   }
 
   const NcuJoin join = join_ncu(trace, ncu);
-  const std::size_t matched = static_cast<std::size_t>(
-      std::count_if(join.ncu_for_trace.begin(), join.ncu_for_trace.end(), [](const auto& o) { return o.has_value(); }));
-  if (matched == 0)
+  if (join.unmatched_ncu.size() == ncu.kernels.size())
     throw make_error("{} and {}: no ncu kernel matches a trace kernel by base name + grid + block (same workload?)",
                      trace.path, ncu.path);
 
@@ -450,12 +463,13 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
     const TraceKernel* first = &trace.kernels[h.launches.front()];
     const NcuKernel* row = nullptr;
     for (std::size_t t : h.launches) {
-      if (!join.ncu_for_trace[t]) continue;
-      const NcuKernel& nk = ncu.kernels[*join.ncu_for_trace[t]];
-      k.ncu_ids.push_back(nk.id);
-      if (!row) {
-        row = &nk;
-        first = &trace.kernels[t];
+      for (std::size_t n : join.ncu_for_trace[t]) {
+        const NcuKernel& nk = ncu.kernels[n];
+        k.ncu_ids.push_back(nk.id);
+        if (!row) {
+          row = &nk;
+          first = &trace.kernels[t];
+        }
       }
     }
     k.name = first->name;

@@ -49,7 +49,8 @@ std::vector<HotKernel> rank_hot_kernels(const TorchTrace& trace, std::size_t top
 
 NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
   NcuJoin j;
-  j.ncu_for_trace.assign(trace.kernels.size(), std::nullopt);
+  j.trace_for_ncu.assign(ncu.kernels.size(), std::nullopt);
+  j.ncu_for_trace.assign(trace.kernels.size(), {});
   std::vector<std::string> trace_base(trace.kernels.size());
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) trace_base[i] = kernel_base_name(trace.kernels[i].name);
   std::vector<std::size_t> order(ncu.kernels.size());
@@ -62,7 +63,7 @@ NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
     const std::string base = kernel_base_name(nk.name);
     auto matches = [&](std::size_t t) {
       const TraceKernel& tk = trace.kernels[t];
-      return !j.ncu_for_trace[t] && tk.grid == nk.grid && tk.block == nk.block && trace_base[t] == base;
+      return tk.grid == nk.grid && tk.block == nk.block && trace_base[t] == base;
     };
     std::optional<std::size_t> hit;
     for (std::size_t t = cursor; t < trace.kernels.size() && !hit; ++t)
@@ -73,7 +74,8 @@ NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
       j.unmatched_ncu.push_back(n);
       continue;
     }
-    j.ncu_for_trace[*hit] = n;
+    j.trace_for_ncu[n] = hit;
+    j.ncu_for_trace[*hit].push_back(n);
     cursor = *hit + 1;
   }
   return j;

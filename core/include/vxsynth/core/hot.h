@@ -29,15 +29,16 @@ struct HotKernel {
 
 /// Result of joining ncu rows to trace kernels.
 struct NcuJoin {
-  std::vector<std::optional<std::size_t>> ncu_for_trace;  ///< per trace kernel: index into NcuReport::kernels
+  std::vector<std::optional<std::size_t>> trace_for_ncu;  ///< per ncu row: index into TorchTrace::kernels
+  std::vector<std::vector<std::size_t>> ncu_for_trace;    ///< per trace kernel: ncu rows, in ID order
   std::vector<std::size_t> unmatched_ncu;                 ///< ncu rows with no trace kernel
 };
 
 /// Joins by function base name + grid + block + launch order: each ncu row, in ncu ID order, takes
 /// the next trace kernel (after the previous match) with the same base name, grid and block; ncu may
-/// have profiled a filtered subset (-k, --launch-skip/count). If the forward search fails, the
-/// search restarts from the trace's first kernel (ncu profiled another iteration of the same
-/// program), never reusing a trace kernel.
+/// have profiled a filtered subset (-k, --launch-skip/count). If the forward search fails, it
+/// restarts from the trace's first kernel: ncu profiled another iteration of the same program than
+/// the trace holds, and that row is a repeated measurement of an already matched kernel.
 [[nodiscard]] NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu);
 
 }  // namespace vxsynth::core
