@@ -1,0 +1,165 @@
+#pragma once
+/// \file
+/// A design point: the four fixed reference properties plus a value for each of the twelve
+/// optimization axes (docs/signature-and-tolerances.md §2–3; paper §3.3–3.4, Tables 3–4).
+/// Codegen renders one design point into a CUDA candidate and a Vortex candidate that implement
+/// the same strategy. Validation rejects points that break a fixed property or a constraint, with
+/// a reason naming the axis and the numbers involved.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vxsynth/check/op_spec.h"
+#include "vxsynth/check/precision.h"
+#include "vxsynth/core/context.h"
+
+namespace vxsynth::codegen {
+
+/// The twelve axes, in the order of docs/signature-and-tolerances.md §3 (ids are stable).
+enum class AxisId : uint8_t {
+  kTile, kRegTile, kPrefetch, kSmemStage, kReadOnce, kLaneMap,
+  kTensorCore, kFusedAct, kSplitK, kBlockDecomp, kBoundary, kKRange,
+};
+inline constexpr int kNumAxes = 12;
+
+/// One row of the axis table.
+struct AxisInfo {
+  AxisId id;
+  std::string_view key;         ///< stable id (JSON key, revision records, response map)
+  std::string_view name;        ///< paper Table 3 name
+  std::string_view parameters;  ///< parameters and their ranges in this generator
+  std::string_view direction;   ///< what each direction of a change means
+  std::string_view metrics;     ///< metrics the axis is expected to move (paper §4.3, Fig. 4)
+  std::string_view cuda;        ///< CUDA construct
+  std::string_view vortex;      ///< Vortex construct (§3 of the contract)
+  bool fixed_at_seed;           ///< decided by op and shape at seed (paper §4.3), not refined
+};
+
+/// THE axis table (one table for the concept).
+extern const std::array<AxisInfo, kNumAxes> kAxisTable;
+
+/// Row of `id`.
+[[nodiscard]] const AxisInfo& axis_info(AxisId id);
+/// Parses an axis key ("tile", "split_k", …); throws vxsynth::Error naming the bad key.
+[[nodiscard]] AxisId axis_from_key(std::string_view key);
+
+/// The four properties fixed before refinement (paper Table 4; contract §2). Every candidate of
+/// a chain keeps them; validation compares a point's derived engine/types/block/shape with these.
+struct FixedProperties {
+  core::EngineClass engine = core::EngineClass::kSimt;  ///< 1. engine class
+  check::PrecisionPath path = check::PrecisionPath::kFp32;  ///< 2. data types (operand → accumulator path)
+  uint32_t block_size = 256;                            ///< 3. threads per block of the profiled launch
+  check::OpSpec op;                                     ///< 4. shape (plus bias/activation semantics)
+};
+
+/// Vortex machine the Vortex candidate targets (SimX defaults are 1 core × 4 warps × 4 threads;
+/// vortex-2x.md §8.1). vx_spawn_threads needs warps·threads ≥ block size (§4.2); the TCU tile
+/// shape follows from `threads` (§7.1).
+struct VortexTarget {
+  uint32_t cores = 1;
+  uint32_t warps = 32;
+  uint32_t threads = 8;
+  uint32_t local_mem_bytes = 16384;  ///< LMEM_LOG_SIZE = 14: 16 KiB per core (vortex-2x.md §3.1)
+};
+
+/// Lane-contiguous mapping (axis lane_map).
+enum class LaneMap : uint8_t {
+  kContiguous,  ///< adjacent lanes touch adjacent addresses (fills and outputs)
+  kStrided,     ///< the axis applied in reverse: adjacent lanes are a micro-tile/tile row apart
+};
+/// Boundary handling at tile edges (axis boundary).
+enum class Boundary : uint8_t {
+  kGuard,  ///< predicated loads and stores (CUDA `if`; Vortex vx_split/vx_join)
+  kClamp,  ///< loads from clamped indices times a 0/1 validity (branch-free); stores guarded
+  kExact,  ///< no edge code: every tile is full (requires the shape to divide the tile)
+};
+/// Where the bias/activation epilogue runs (axis fused_act).
+enum class Epilogue : uint8_t {
+  kFused,     ///< inside the GEMM kernel
+  kSeparate,  ///< a second elementwise kernel (launch 2)
+};
+/// K loop specialisation (axis k_range).
+enum class KRange : uint8_t {
+  kSpecialized,  ///< M, N, K are compile-time constants of the profiled shape
+  kGeneric,      ///< shape passed at run time
+};
+/// CUDA tensor-core fragment shape (axis tensor_core). Vortex's shape is fixed by its warp width.
+enum class FragShape : uint8_t { kM16N16K8, kM16N16K16, kM32N8K16, kM8N32K16 };
+
+/// Values of the twelve axes.
+struct Axes {
+  struct Tile { uint32_t m = 64, n = 64, k = 8; } tile;        ///< block tile BM×BN×BK
+  struct RegTile { uint32_t m = 4, n = 4; } reg_tile;          ///< per-thread TM×TN (SIMT)
+  bool prefetch = false;                                       ///< register double-buffering of the next K slice
+  bool smem_stage = true;                                      ///< operands staged through shared memory
+  bool read_once = false;                                      ///< direct loads served by L1 (CUDA __ldg) vs L2 (__ldcg)
+  LaneMap lane_map = LaneMap::kContiguous;
+  struct TensorCore { bool enabled = false; FragShape shape = FragShape::kM16N16K16; } tensor_core;
+  Epilogue fused_act = Epilogue::kFused;
+  uint32_t split_k = 1;                                        ///< K slices reduced without atomics
+  uint32_t warp_rows = 0;                                      ///< block_decomp: 0 = row-major threads; r = each warp covers r thread rows
+  Boundary boundary = Boundary::kGuard;
+  KRange k_range = KRange::kGeneric;
+};
+
+/// A full design point.
+struct DesignPoint {
+  FixedProperties fixed;
+  VortexTarget vortex;
+  Axes axes;
+};
+
+/// The op seen as a batched GEMM C[z][M][N] = A[z][M][K]·B[z][K][N] (conv: implicit GEMM with
+/// M = K_out/groups, N = N·P·Q, K = (C/groups)·R·S, z = group).
+struct GemmView {
+  int64_t z = 1, m = 0, n = 0, k = 0;
+};
+/// GEMM view of `op`.
+[[nodiscard]] GemmView gemm_view(const check::OpSpec& op);
+
+/// Fragment dimensions (m, n, k) of a CUDA shape.
+[[nodiscard]] std::array<uint32_t, 3> frag_dims(FragShape s);
+/// Vortex TCU tile (M, N, K in input elements) for warp width `threads` and 16-bit inputs
+/// (vortex-2x.md §7.1: tile_cap = NT·8, M×N a split of log2(tile_cap) with M ≥ N,
+/// xtileK = tile_cap / M, K = 2·xtileK for 16-bit types). Throws for NT not in {2,4,8,16,32}.
+[[nodiscard]] std::array<uint32_t, 3> vortex_tcu_tile(uint32_t threads);
+
+/// Shared/local memory bytes one block uses (operand tiles; + the fp32 accumulator staging tile
+/// on tensor-core paths).
+[[nodiscard]] uint32_t smem_bytes(const DesignPoint& p);
+/// Number of kernel launches (1, or 2 with split-K or a separate epilogue).
+[[nodiscard]] int launches(const DesignPoint& p);
+
+/// CUDA warp width (threads).
+inline constexpr uint32_t kCudaWarp = 32;
+/// CUDA static shared memory limit per block: 48 KiB.
+inline constexpr uint32_t kCudaStaticSmem = 48 * 1024;
+
+/// Checks every fixed property and constraint. Returns the empty string when the point is valid,
+/// else the reasons (one per line, each starting with the axis key or "fixed:").
+[[nodiscard]] std::string validation_errors(const DesignPoint& p);
+/// Throws vxsynth::Error with validation_errors(p) when non-empty.
+void validate(const DesignPoint& p);
+/// Checks that `p` keeps the four fixed properties of `ref`; returns reasons (empty if kept).
+[[nodiscard]] std::string fixed_property_violations(const DesignPoint& p, const FixedProperties& ref);
+
+/// JSON form (all axes by their table key). from_json throws vxsynth::Error naming the field.
+[[nodiscard]] nlohmann::json to_json(const DesignPoint& p);
+[[nodiscard]] DesignPoint design_point_from_json(const nlohmann::json& j);
+
+/// Stable string ids of the enums above (used in JSON and docs).
+[[nodiscard]] std::string_view to_string(LaneMap v);
+[[nodiscard]] std::string_view to_string(Boundary v);
+[[nodiscard]] std::string_view to_string(Epilogue v);
+[[nodiscard]] std::string_view to_string(KRange v);
+[[nodiscard]] std::string_view to_string(FragShape v);
+
+/// A short, file-name-safe summary, e.g. "linear_fp32_t64x64x8_r4x4_smem_guard".
+[[nodiscard]] std::string slug(const DesignPoint& p);
+
+}  // namespace vxsynth::codegen

@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// The first pair of a chain (paper §3.4 "The first candidate is built from the reference program
+/// context alone"; §4.4 "The seed preserves the four reference properties").
+
+#include <optional>
+
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/core/context.h"
+
+namespace vxsynth::codegen {
+
+/// The four fixed properties of a reference context (contract §2): engine class, the precision
+/// path of its data types, the block size of its launch, and its op/shape. Throws vxsynth::Error
+/// naming the kernel when the context lacks a shape, has block size 0, or its types have no path.
+[[nodiscard]] FixedProperties fixed_properties(const core::ReferenceContext& ctx);
+
+/// Seed design point: keeps the fixed properties and picks valid axis values:
+/// - Vortex target: warp width 8 for blocks ≤ 256 threads, 16 for ≤ 512, 32 above; enough warps
+///   for one block per core (≥ 4, the SimX default); 1 core, 16 KiB local memory.
+/// - tile: the kernel-name tile hint when it is valid with the block size, else the first valid
+///   of a fixed candidate list (64×64 first) not larger than needed for the shape; SIMT reg_tile
+///   4×4, 2×2 or 1×1 so that (BM/TM)·(BN/TN) equals the block size; BK 8 (SIMT) or the least
+///   common multiple of the CUDA and Vortex fragment depths (tensor core).
+/// - smem_stage on, prefetch/read_once off, lane_map contiguous, split_k 1, warp_rows 0,
+///   boundary guard; tensor_core on iff the engine class is tensor core (m16n16k8 for TF32,
+///   m16n16k16 for BF16).
+/// - fused_act (paper §4.3, decided by the operator): linear/addmm keep the bias in the GEMM
+///   epilogue (fused), as cuBLAS addmm does; conv with a bias puts it in a separate kernel, since
+///   the profiled convolution kernel does not include the bias add (judgement: PyTorch adds a
+///   convolution's bias outside the cuDNN main kernel in the cases we profiled).
+/// - k_range (paper §4.3, decided by the shape): specialized when K is a multiple of BK (the
+///   profiled K needs no remainder handling), else generic.
+/// Throws vxsynth::Error with the validation reasons of the last attempt if nothing is valid.
+[[nodiscard]] DesignPoint seed_design_point(const core::ReferenceContext& ctx);
+
+/// Seed from already extracted fixed properties (same rules; no tile hint).
+[[nodiscard]] DesignPoint seed_design_point(const FixedProperties& fixed,
+                                            const std::optional<core::TileHint>& hint = std::nullopt);
+
+}  // namespace vxsynth::codegen

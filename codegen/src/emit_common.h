@@ -1,0 +1,55 @@
+#pragma once
+// Internal: the kernel-body generator shared by the CUDA and Vortex emitters.
+
+#include <string>
+
+#include "vxsynth/codegen/design_point.h"
+
+namespace vxsynth::codegen::detail {
+
+enum class Dialect { kCuda, kVortex };
+
+/// Everything the body generator derives from a design point once.
+struct Plan {
+  const DesignPoint* p = nullptr;
+  Dialect dialect = Dialect::kCuda;
+  GemmView g;
+  bool tc = false;          ///< tensor-core path
+  bool bf16 = false;        ///< bf16 storage
+  bool tf32 = false;        ///< tf32 path (CUDA tf32 wmma; Vortex fp16 TCU)
+  bool has_bias = false;
+  bool relu = false;
+  bool two_launch = false;  ///< GEMM writes fp32 partials to the workspace; kernel 2 reduces + epilogue
+  bool b_k_contiguous = false;  ///< B operand contiguous along k (linear weight[n][k]) vs along n
+  uint32_t warp = 32;       ///< warp width of this dialect
+  std::string in_t;         ///< element type of the inputs in global memory on this side
+  std::string out_t;        ///< element type of the output in global memory
+  std::string a_name, b_name;  ///< operand names of GEMM A and B (x/weight/a/b)
+};
+
+[[nodiscard]] Plan make_plan(const DesignPoint& p, Dialect d);
+
+/// Helpers shared by both sides: guard macros, loaders, index functions.
+[[nodiscard]] std::string emit_device_helpers(const Plan& pl);
+/// Body of the main GEMM kernel (statements, after A, B, bias, out, ws, d are in scope).
+[[nodiscard]] std::string emit_gemm_body(const Plan& pl);
+/// Body of the reduce/epilogue kernel (launch 2).
+[[nodiscard]] std::string emit_epilogue_body(const Plan& pl);
+/// `#define`s of the tile constants.
+[[nodiscard]] std::string emit_tile_defines(const Plan& pl);
+/// The vxs_dims_t struct definition.
+[[nodiscard]] std::string emit_dims_struct();
+/// C initializer of the profiled dims, e.g. "{1, 64, 32, 48, ...}".
+[[nodiscard]] std::string dims_initializer(const check::OpSpec& op);
+/// Header comment describing the design point.
+[[nodiscard]] std::string emit_banner(const DesignPoint& p, const char* what);
+/// Grid (x, y, z) of launch 1 and the 1-D grid of launch 2, for the profiled shape.
+struct Grids {
+  int64_t gx = 1, gy = 1, gz = 1;
+  int64_t epi_blocks = 0;
+};
+[[nodiscard]] Grids grids(const DesignPoint& p);
+/// Workspace floats (split_k·Z·M·N when two launches, else 0).
+[[nodiscard]] int64_t workspace_floats(const DesignPoint& p);
+
+}  // namespace vxsynth::codegen::detail

@@ -1,0 +1,200 @@
+#include "vxsynth/codegen/design_point.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "vxsynth/codegen/seed.h"
+#include "vxsynth/common/error.h"
+
+namespace vxsynth::codegen {
+namespace {
+
+core::ReferenceContext linear_ctx(int64_t m, int64_t n, int64_t k, uint32_t block) {
+  core::ReferenceContext ctx;
+  ctx.kernel_name = "sm90_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8";
+  ctx.op = core::OpKind::kLinear;
+  ctx.framework_op = "aten::addmm";
+  ctx.gemm = core::GemmShape{1, m, n, k};
+  ctx.has_bias = true;
+  ctx.launch.block = {block, 1, 1};
+  return ctx;
+}
+
+TEST(AxisTable, TwelveStableAxesInContractOrder) {
+  const std::vector<std::string> keys{"tile", "reg_tile", "prefetch", "smem_stage", "read_once", "lane_map",
+                                      "tensor_core", "fused_act", "split_k", "block_decomp", "boundary", "k_range"};
+  ASSERT_EQ(kAxisTable.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    EXPECT_EQ(kAxisTable[i].key, keys[i]);
+    EXPECT_EQ(static_cast<size_t>(kAxisTable[i].id), i);
+    EXPECT_EQ(axis_from_key(keys[i]), kAxisTable[i].id);
+    EXPECT_FALSE(kAxisTable[i].metrics.empty());
+  }
+  // Paper §4.3: only fused_act and k_range are decided at seed.
+  std::set<std::string> seed_fixed;
+  for (const auto& a : kAxisTable) {
+    if (a.fixed_at_seed) seed_fixed.insert(std::string(a.key));
+  }
+  EXPECT_EQ(seed_fixed, (std::set<std::string>{"fused_act", "k_range"}));
+  EXPECT_THROW((void)axis_from_key("unroll"), Error);
+}
+
+TEST(Seed, KeepsFixedPropertiesAndValidates) {
+  const auto ctx = linear_ctx(100, 512, 512, 256);
+  const DesignPoint p = seed_design_point(ctx);
+  EXPECT_EQ(validation_errors(p), "");
+  EXPECT_EQ(p.fixed.block_size, 256u);
+  EXPECT_EQ(p.fixed.engine, core::EngineClass::kSimt);
+  EXPECT_EQ(p.fixed.path, check::PrecisionPath::kFp32);
+  EXPECT_EQ((p.axes.tile.m / p.axes.reg_tile.m) * (p.axes.tile.n / p.axes.reg_tile.n), 256u);
+  EXPECT_EQ(p.axes.fused_act, Epilogue::kFused);
+  EXPECT_EQ(p.axes.k_range, KRange::kSpecialized);  // 512 % BK == 0
+  EXPECT_EQ(fixed_property_violations(p, fixed_properties(ctx)), "");
+}
+
+TEST(Seed, TensorCoreBf16AndConvDecisions) {
+  core::ReferenceContext ctx = linear_ctx(64, 64, 100, 128);
+  ctx.op = core::OpKind::kBmm;
+  ctx.has_bias = false;
+  ctx.gemm = core::GemmShape{8, 64, 64, 100};
+  ctx.operand_type = core::DType::kBf16;
+  ctx.engine = core::EngineClass::kTensorCore;
+  DesignPoint p = seed_design_point(ctx);
+  EXPECT_TRUE(p.axes.tensor_core.enabled);
+  EXPECT_EQ(p.fixed.path, check::PrecisionPath::kBf16);
+  EXPECT_EQ(p.axes.k_range, KRange::kGeneric);  // K = 100 is not a multiple of BK
+  EXPECT_EQ(validation_errors(p), "");
+
+  core::ReferenceContext conv;
+  conv.kernel_name = "implicit_convolve_sgemm";
+  conv.op = core::OpKind::kConv1d;
+  conv.conv = core::ConvShape{};
+  conv.conv->n = 1; conv.conv->c = 64; conv.conv->w = 16; conv.conv->k = 64; conv.conv->s = 5;
+  conv.conv->pad = {0, 2};
+  conv.has_bias = true;
+  conv.launch.block = {128, 1, 1};
+  p = seed_design_point(conv);
+  EXPECT_EQ(p.axes.fused_act, Epilogue::kSeparate);
+  EXPECT_EQ(validation_errors(p), "");
+}
+
+DesignPoint valid_point() { return seed_design_point(linear_ctx(64, 64, 64, 64)); }
+
+void expect_rejected(const DesignPoint& p, const std::string& needle) {
+  const std::string e = validation_errors(p);
+  EXPECT_NE(e.find(needle), std::string::npos) << "expected '" << needle << "' in:\n" << e;
+  EXPECT_THROW(validate(p), Error);
+}
+
+TEST(Validation, RejectsEachBrokenConstraintWithReason) {
+  DesignPoint p = valid_point();
+  ASSERT_EQ(validation_errors(p), "");
+
+  auto q = p;  // block size not preserved by tile/reg_tile
+  q.axes.reg_tile = {1, 1};
+  expect_rejected(q, "block size is fixed at 64");
+
+  q = p;  // tile not divisible by the micro-tile
+  q.axes.reg_tile = {3, 4};
+  expect_rejected(q, "does not divide tile");
+
+  q = p;  // CUDA 48 KiB static shared memory
+  q.axes.tile = {256, 256, 64};
+  q.axes.reg_tile = {16, 16};
+  q.fixed.block_size = 256;
+  expect_rejected(q, "48 KiB");
+
+  q = p;  // Vortex local memory 16 KiB per core
+  q.axes.tile = {64, 64, 32};  // (64*32*2)*4 = 16 KiB per block, 2 blocks resident
+  q.vortex.warps = 16;
+  expect_rejected(q, "local memory per block");
+
+  q = p;  // split-K bounded by K
+  q.axes.split_k = 100;
+  expect_rejected(q, "split_k: 100 outside 1..ceil(K/BK)");
+
+  q = p;  // exact boundary needs divisibility
+  q.fixed.op.gemm.m = 60;
+  q.axes.boundary = Boundary::kExact;
+  expect_rejected(q, "boundary: exact");
+
+  q = p;  // fixed property: engine class vs tensor-core axis
+  q.axes.tensor_core.enabled = true;
+  expect_rejected(q, "contradicts the fixed engine class");
+
+  q = p;
+  q.axes.read_once = true;
+  expect_rejected(q, "read_once: excludes smem_stage");
+
+  q = p;
+  q.axes.smem_stage = false;
+  q.axes.prefetch = true;
+  expect_rejected(q, "prefetch");
+
+  q = p;  // block larger than the Vortex core
+  q.vortex.warps = 4;
+  q.vortex.threads = 4;
+  expect_rejected(q, "exceeds the Vortex core");
+
+  q = p;  // block_decomp needs divisibility by both warp widths
+  q.axes.warp_rows = 3;
+  expect_rejected(q, "block_decomp");
+
+  q = p;
+  q.fixed.op.has_bias = false;
+  q.axes.fused_act = Epilogue::kSeparate;
+  expect_rejected(q, "fused_act");
+}
+
+TEST(Validation, TensorCoreTileShapes) {
+  core::ReferenceContext ctx = linear_ctx(64, 64, 64, 128);
+  ctx.engine = core::EngineClass::kTensorCore;  // fp32 operands on tensor cores: the TF32 path
+  DesignPoint p = seed_design_point(ctx);
+  ASSERT_EQ(validation_errors(p), "");
+  EXPECT_EQ(p.fixed.path, check::PrecisionPath::kTf32);
+  auto q = p;
+  q.axes.tensor_core.shape = FragShape::kM16N16K16;
+  expect_rejected(q, "tf32 wmma has only m16n16k8");
+  q = p;
+  q.vortex.threads = 12;
+  expect_rejected(q, "tensor_core");
+  q = p;
+  q.vortex.threads = 32;  // TCU tile 16x16x32: BK = 16 is not a multiple of 32
+  q.vortex.warps = 4;
+  expect_rejected(q, "Vortex TCU tile 16x16x32");
+  q = p;
+  q.axes.reg_tile = {2, 2};
+  expect_rejected(q, "reg_tile: must be 1x1");
+  q = p;
+  q.axes.smem_stage = false;
+  expect_rejected(q, "smem_stage");
+  EXPECT_EQ(vortex_tcu_tile(8), (std::array<uint32_t, 3>{8, 8, 16}));
+  EXPECT_EQ(vortex_tcu_tile(4), (std::array<uint32_t, 3>{8, 4, 8}));
+  EXPECT_EQ(vortex_tcu_tile(32), (std::array<uint32_t, 3>{16, 16, 32}));
+}
+
+TEST(Json, RoundTripsAndNamesBadFields) {
+  DesignPoint p = valid_point();
+  p.axes.lane_map = LaneMap::kStrided;
+  p.axes.split_k = 2;
+  p.axes.boundary = Boundary::kClamp;
+  const auto j = to_json(p);
+  const DesignPoint back = design_point_from_json(j);
+  EXPECT_EQ(to_json(back), j);
+  EXPECT_EQ(slug(back), slug(p));
+  auto bad = j;
+  bad["axes"]["boundary"] = "padding";
+  try {
+    (void)design_point_from_json(bad);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("axes.boundary"), std::string::npos) << e.what();
+  }
+  bad = j;
+  bad["axes"].erase("split_k");
+  EXPECT_THROW((void)design_point_from_json(bad), Error);
+}
+
+}  // namespace
+}  // namespace vxsynth::codegen

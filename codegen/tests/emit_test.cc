@@ -1,0 +1,93 @@
+// Generated candidates compile: CUDA with nvcc for sm_90 (skipped without nvcc), Vortex kernels with
+// the SDK's riscv toolchain (skipped without an SDK build). Every op family × precision path, the
+// seed and three axis variants each.
+#include "vxsynth/codegen/emit.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_points.h"
+#include "vxsynth/codegen/toolchain.h"
+#include "vxsynth/common/error.h"
+
+namespace vxsynth::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("vxsynth_codegen_" + std::to_string(::getpid())) / name;
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(Emit, CandidatesCarryTheirContract) {
+  const DesignPoint p = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kFp32);
+  const Candidate cu = emit_cuda(p);
+  const std::string& src = cu.file(kCudaFileName).text;
+  EXPECT_NE(src.find("extern \"C\" int vxs_launch(const float* x, const float* weight, const float* bias"),
+            std::string::npos);
+  EXPECT_NE(src.find("#ifdef VXS_TORCH_EXTENSION"), std::string::npos);
+  EXPECT_NE(src.find("m.def(\"forward\""), std::string::npos);
+  for (const char* banned : {"#include <cublas", "#include <cudnn", "cutlass::", "atomicAdd", "atomicCAS", "red.global"}) {
+    EXPECT_EQ(src.find(banned), std::string::npos) << banned;
+  }
+  const Candidate vx = emit_vortex(p);
+  for (const char* f : {"kernel.cpp", "main.cpp", "common.h", "Makefile"}) EXPECT_NO_THROW((void)vx.file(f)) << f;
+  const std::string& k = vx.file("kernel.cpp").text;
+  EXPECT_NE(k.find("vx_spawn_threads"), std::string::npos);
+  EXPECT_NE(k.find("__local_mem"), std::string::npos);
+  EXPECT_NE(k.find("__syncthreads()"), std::string::npos);
+  EXPECT_NE(k.find("vx_split"), std::string::npos);
+  EXPECT_EQ(k.find("amoadd"), std::string::npos);
+  EXPECT_NE(vx.file("Makefile").text.find("include $(VXSDK)/sdk.mk"), std::string::npos);
+  EXPECT_NE(vx.file("Makefile").text.find("tests/regression/common.mk"), std::string::npos);
+  const std::string& m = vx.file("main.cpp").text;
+  EXPECT_NE(m.find("#include <vortex.h>"), std::string::npos);
+  EXPECT_NE(m.find("vx_upload_kernel_file"), std::string::npos);
+  EXPECT_NE(m.find("NAN"), std::string::npos);  // output poisoned
+  // An invalid point never renders.
+  DesignPoint bad = p;
+  bad.axes.reg_tile = {3, 3};
+  EXPECT_THROW((void)emit_cuda(bad), Error);
+  EXPECT_THROW((void)emit_vortex(bad), Error);
+}
+
+class CudaCompiles : public ::testing::TestWithParam<testing_points::Case> {};
+
+TEST_P(CudaCompiles, WithNvccForSm90) {
+  if (!find_nvcc()) GTEST_SKIP() << "nvcc not found (/usr/local/cuda/bin/nvcc or $NVCC)";
+  const auto& c = GetParam();
+  const fs::path dir = scratch("cuda_" + c.name);
+  write_candidate(dir, emit_cuda(c.point));
+  const NvccResult r = compile_cuda(dir / kCudaFileName, dir / "candidate.o");
+  EXPECT_TRUE(r.ok) << r.command << "\n" << r.diagnostics;
+  EXPECT_EQ(r.diagnostics.find("warning"), std::string::npos) << r.diagnostics;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFamiliesAndPaths, CudaCompiles, ::testing::ValuesIn(testing_points::all_cases()),
+                         [](const ::testing::TestParamInfo<testing_points::Case>& i) { return i.param.name; });
+
+class VortexKernelCompiles : public ::testing::TestWithParam<testing_points::Case> {};
+
+TEST_P(VortexKernelCompiles, WithTheSdkToolchain) {
+  const auto sdk = find_sdk_dir(VXSYNTH_BUILD_DIR);
+  if (!sdk) GTEST_SKIP() << "no SDK build (sdk.mk) in " << VXSYNTH_BUILD_DIR;
+  const auto& c = GetParam();
+  if (c.point.axes.tensor_core.enabled && !fs::exists(fs::path(VXSYNTH_SOURCE_DIR) / "sdk/include/vx_tensor.h")) {
+    GTEST_SKIP() << "sdk/include/vx_tensor.h (the SDK's wmma_context) does not exist yet";
+  }
+  const fs::path dir = scratch("vortex_" + c.name);
+  write_candidate(dir, emit_vortex(c.point));
+  const ProcessResult r = run_process({"make", "--no-print-directory", "VXSDK=" + sdk->string(), "kernel.vxbin"},
+                                      dir, {}, 300);
+  EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.output;
+  EXPECT_TRUE(fs::exists(dir / "kernel.vxbin"));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFamiliesAndPaths, VortexKernelCompiles, ::testing::ValuesIn(testing_points::all_cases()),
+                         [](const ::testing::TestParamInfo<testing_points::Case>& i) { return i.param.name; });
+
+}  // namespace
+}  // namespace vxsynth::codegen

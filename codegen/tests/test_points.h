@@ -1,0 +1,114 @@
+#pragma once
+// Design points used by the codegen tests: one small shape per op family, each precision path,
+// the seed and three axis variants.
+#include <string>
+#include <vector>
+
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/seed.h"
+
+namespace vxsynth::codegen::testing_points {
+
+struct Case {
+  std::string name;
+  DesignPoint point;
+};
+
+/// Small fixed properties of `family` on `path` (block size 64; odd sizes exercise the edges).
+inline FixedProperties small_fixed(check::OpFamily family, check::PrecisionPath path) {
+  FixedProperties f;
+  f.path = path;
+  f.engine = path == check::PrecisionPath::kFp32 ? core::EngineClass::kSimt : core::EngineClass::kTensorCore;
+  f.block_size = path == check::PrecisionPath::kFp32 ? 64 : 128;
+  auto& op = f.op;
+  op.family = family;
+  switch (family) {
+    case check::OpFamily::kLinear:
+      op.gemm = {1, 20, 24, 40};
+      op.has_bias = true;
+      break;
+    case check::OpFamily::kMatmul:
+      op.gemm = {1, 24, 20, 36};
+      break;
+    case check::OpFamily::kBmm:
+      op.gemm = {3, 12, 20, 40};
+      op.b_batch_stride = 0;  // one b broadcast over the batch, as torch.matmul does
+      break;
+    case check::OpFamily::kConv1d:
+      op.conv.n = 2; op.conv.c = 6; op.conv.h = 1; op.conv.w = 11; op.conv.k = 8; op.conv.r = 1; op.conv.s = 5;
+      op.conv.pad = {0, 2};
+      op.has_bias = true;
+      break;
+    case check::OpFamily::kConv2d:
+      op.conv.n = 1; op.conv.c = 4; op.conv.h = 7; op.conv.w = 6; op.conv.k = 6; op.conv.r = 3; op.conv.s = 3;
+      op.conv.pad = {1, 1};
+      op.conv.stride = {2, 1};
+      op.conv.groups = 2;
+      op.has_bias = true;
+      break;
+  }
+  return f;
+}
+
+/// Seed of a small case.
+inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path) {
+  return seed_design_point(small_fixed(family, path));
+}
+
+/// The seed plus three variants that change different axes (each variant is valid).
+inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path) {
+  const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path));
+  const DesignPoint s = seed(family, path);
+  std::vector<Case> out{{base + "_seed", s}};
+  DesignPoint v1 = s, v2 = s, v3 = s;
+  if (path == check::PrecisionPath::kFp32) {
+    // 1: no shared memory, read-once loads, strided lanes, clamped edges
+    v1.axes.smem_stage = false;
+    v1.axes.read_once = true;
+    v1.axes.lane_map = LaneMap::kStrided;
+    v1.axes.boundary = Boundary::kClamp;
+    // 2: split-K 2 with prefetch and a separate (or split-K) epilogue, generic K
+    v2.axes.split_k = 2;
+    v2.axes.prefetch = true;
+    v2.axes.k_range = KRange::kGeneric;
+    // 3: another tile / register tile / warp arrangement
+    v3.axes.tile = {32, 32, 4};
+    v3.axes.reg_tile = {4, 4};
+    v3.axes.warp_rows = 4;
+    v3.axes.fused_act = s.fixed.op.has_bias ? (s.axes.fused_act == Epilogue::kFused ? Epilogue::kSeparate : Epilogue::kFused)
+                                            : Epilogue::kFused;
+  } else {
+    // 1: strided lanes, clamped edges, prefetch
+    v1.axes.lane_map = LaneMap::kStrided;
+    v1.axes.boundary = Boundary::kClamp;
+    v1.axes.prefetch = true;
+    // 2: split-K 2, generic K
+    v2.axes.split_k = 2;
+    v2.axes.k_range = KRange::kGeneric;
+    // 3: another fragment shape (bf16) or a smaller tile (tf32)
+    if (path == check::PrecisionPath::kBf16) {
+      v3.axes.tensor_core.shape = FragShape::kM32N8K16;
+      v3.axes.tile = {32, 32, 16};
+    } else {
+      v3.axes.tile = {32, 32, 16};
+    }
+  }
+  out.push_back({base + "_v1", v1});
+  out.push_back({base + "_v2", v2});
+  out.push_back({base + "_v3", v3});
+  return out;
+}
+
+/// Every family × path × {seed, v1, v2, v3}.
+inline std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
+                   check::OpFamily::kConv2d}) {
+    for (auto path : {check::PrecisionPath::kFp32, check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
+      for (auto& c : variants(fam, path)) out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+}  // namespace vxsynth::codegen::testing_points
