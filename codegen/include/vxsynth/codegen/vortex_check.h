@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// The candidate check without a GPU (docs/signature-and-tolerances.md §4): render the Vortex
+/// candidate of a design point, feed it fresh random inputs, run it on vxsim and compare every
+/// output element with the float64 CPU reference, recorded as "candidate check vs cpu-float64".
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "vxsynth/check/equivalence.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/toolchain.h"
+
+namespace vxsynth::codegen {
+
+/// Environment selecting the vxsim device for `p`'s Vortex target (the runtime's VXSIM_CORES,
+/// VXSIM_WARPS, VXSIM_THREADS; docs/sdk.md), with strict divergence on (VXSIM_STRICT_DIVERGENCE=1:
+/// a divergent plain branch is an error, as "divergent branch!" in SimX). `timing` = false adds
+/// VXSIM_TIMING=0 (functional mode only: same outputs, no cycle counts).
+[[nodiscard]] std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing);
+
+/// Result of one Vortex candidate check.
+struct VortexCheckResult {
+  VortexRunResult run;
+  std::optional<check::CheckReport> report;  ///< set when an output was read
+  std::string error;                         ///< why no report (build/run failure, missing output)
+  [[nodiscard]] bool passed() const { return report && report->passed; }
+  /// One line: the check summary or the error.
+  [[nodiscard]] std::string summary() const;
+};
+
+/// Emits the Vortex candidate of `p` into `work_dir/vortex`, writes inputs drawn with `seed` to
+/// `work_dir/data`, builds with `sdk_dir`'s sdk.mk, runs on vxsim (strict divergence) and compares
+/// with the float64 reference under the path's candidate tolerance. Throws vxsynth::Error only
+/// for an invalid design point or unusable directories.
+[[nodiscard]] VortexCheckResult check_vortex_candidate(const DesignPoint& p, const std::filesystem::path& work_dir,
+                                                       const std::filesystem::path& sdk_dir, uint64_t seed,
+                                                       bool timing = false, double timeout_seconds = 300.0);
+
+}  // namespace vxsynth::codegen
