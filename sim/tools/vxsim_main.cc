@@ -6,6 +6,7 @@
 #include "vxsim/core.h"
 #include "vxsim/error.h"
 #include "vxsim/loader.h"
+#include "vxsim/timing/cli.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"vxsim: functional simulator of the Vortex 2.x GPGPU"};
@@ -20,15 +21,27 @@ int main(int argc, char** argv) {
   app.add_option("--budget", cfg.instr_budget, "maximum warp instructions (0 = unlimited)")->capture_default_str();
   app.add_flag("--no-strict-divergence", no_strict, "let divergent branches follow the highest active lane");
   app.add_flag("--trace", trace, "print a per-warp disassembled instruction trace to stderr");
-  app.add_option("program", program, "kernel image (.vxbin or .elf)")->required();
+  vxsim::timing::CliOptions timing;  // --timing, --config, --set, --perf, --signature (sim/timing)
+  vxsim::timing::add_cli_options(app, timing);
+  app.add_option("program", program, "kernel image (.vxbin or .elf)");
   CLI11_PARSE(app, argc, argv);
+  try {
+    if (vxsim::timing::handle_dump_config(timing, std::cout)) return 0;
+  } catch (const vxsynth::Error& e) {
+    std::cerr << "vxsim: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (program.empty()) {
+    std::cerr << "vxsim: error: program is required\n" << app.help();
+    return 2;
+  }
   cfg.strict_divergence = !no_strict;
   try {
     vxsim::Processor proc(cfg);
     if (trace) proc.set_trace(&std::cerr);
     vxsim::load_program(proc, program);
     proc.reset();
-    vxsim::RunResult r = proc.run();
+    vxsim::RunResult r = timing.enabled() ? vxsim::timing::run_cli(proc, timing, program, std::cout) : proc.run();
     for (uint32_t c = 0; c < proc.num_cores(); ++c) {
       if (!proc.core(c).halt_reason().empty()) std::cerr << "vxsim: note: core stopped by " << proc.core(c).halt_reason() << "\n";
     }

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "vxsim/timing/perf_report.h"
+#include "vxsim/timing/signature.h"
 #include "vxsim/timing/simulator.h"
+#include "vxsynth/common/file_io.h"
 #include "vxsynth/common/error.h"
 
 namespace vxsim::runtime {
@@ -29,7 +31,7 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
     return LaunchReport{false};
   }
   // Timing mode (sim/timing): config from VXSIM_CONFIG (TOML), then VXSIM_SET overrides
-  // ("dcache.size=32768,l2.enabled=true"); the machine shape is the device's.
+  // ("dcache.size=32768,l2.enabled=true"); the machine shape is the device's (VXSIM_CORES, ...).
   timing::TimingConfig cfg;
   if (!opts.config_path.empty()) timing::load_toml(cfg, opts.config_path);
   if (const char* sets = std::getenv("VXSIM_SET"); sets != nullptr) {
@@ -43,6 +45,12 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
   }
   timing::TimingSimulator sim(proc, cfg);
   sim.run();
+  // VXSIM_SIGNATURE=out.json: the launch's ten-metric Vortex signature (core/'s signature schema).
+  if (const char* sig = std::getenv("VXSIM_SIGNATURE"); sig != nullptr && *sig != '\0') {
+    const timing::DeviceCounters c = sim.counters();
+    vxsynth::write_file_atomic(sig, timing::vortex_signature_json(timing::vortex_signature(c, sim.config()), c,
+                                                                  sim.config(), "vxsim launch"));
+  }
   LaunchReport r;
   r.class_counters = true;
   r.lmem = sim.config().lmem.enabled;

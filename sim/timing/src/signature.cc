@@ -4,16 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/core/metrics.h"
+
 namespace vxsim::timing {
 namespace {
 
 using vxsynth::core::MetricId;
-
-/// Metric ids as strings, in MetricId order (docs/signature-and-tolerances.md §1; the same keys as
-/// the metric table in core/).
-constexpr std::array<const char*, vxsynth::core::kNumMetrics> kKeys = {
-    "l1_hit_rate", "l2_hit_rate", "coalescing", "peak_compute", "tensor_mfu",
-    "atomics_per_inst", "arith_intensity", "dram_bandwidth", "active_lanes", "occupancy"};
 
 double ratio(uint64_t num, uint64_t den) {
   return den == 0 ? 0.0 : static_cast<double>(num) / static_cast<double>(den);
@@ -58,16 +55,21 @@ vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const 
 
 std::string vortex_signature_json(const vxsynth::core::Signature& sig, const DeviceCounters& counters,
                                   const TimingConfig& cfg, const std::string& program) {
+  // The signature-file schema of core/ (vxsynth/core/bundle.h: schema, version, label, metrics),
+  // plus the Vortex provenance: platform, counters and machine configuration.
   nlohmann::ordered_json j;
+  j["schema"] = std::string(vxsynth::core::kSignatureSchema);
+  j["version"] = vxsynth::core::kSignatureVersion;
+  j["label"] = program;
   j["platform"] = "vortex";
   j["source"] = "vxsim timing model";
-  j["program"] = program;
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-  for (std::size_t i = 0; i < kKeys.size(); ++i) {
-    if (sig.values[i]) {
-      metrics[kKeys[i]] = *sig.values[i];
+  for (const vxsynth::core::MetricDef& m : vxsynth::core::metric_table()) {
+    const std::string key(m.key);
+    if (sig[m.id]) {
+      metrics[key] = *sig[m.id];
     } else {
-      metrics[kKeys[i]] = nullptr;
+      metrics[key] = nullptr;
     }
   }
   j["metrics"] = metrics;

@@ -75,7 +75,32 @@ TEST(VortexSignature, JsonHasAllTenKeys) {
   EXPECT_TRUE(m.at("l2_hit_rate").is_null());
   EXPECT_DOUBLE_EQ(m.at("occupancy").get<double>(), 75.0);
   EXPECT_EQ(j.at("platform"), "vortex");
+  EXPECT_EQ(j.at("schema"), "vxsynth.signature");
+  EXPECT_EQ(j.at("label"), "k.vxbin");
   EXPECT_EQ(j.at("counters").at("cycles"), 1000);
+}
+
+}  // namespace
+}  // namespace vxsim::timing
+
+#include <filesystem>
+
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/bundle.h"
+
+namespace vxsim::timing {
+namespace {
+
+TEST(VortexSignature, FileReadsBackThroughTheSignatureReader) {
+  TimingConfig cfg;
+  DeviceCounters d = sample();
+  vxsynth::core::Signature s = vortex_signature(d, cfg);
+  auto path = std::filesystem::temp_directory_path() / "vxsim_signature_test.json";
+  vxsynth::write_file_atomic(path, vortex_signature_json(s, d, cfg, "micro"));
+  vxsynth::core::SignatureRef back = vxsynth::core::load_signature_ref(path.string());
+  std::filesystem::remove(path);
+  EXPECT_EQ(back.label, "micro");
+  for (std::size_t i = 0; i < s.values.size(); ++i) EXPECT_EQ(back.signature.values[i], s.values[i]) << i;
 }
 
 }  // namespace

@@ -1,0 +1,69 @@
+#include "vxsim/timing/cli.h"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "vxsim/timing/perf_report.h"
+#include "vxsim/timing/signature.h"
+#include "vxsim/timing/simulator.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/metrics.h"
+
+namespace vxsim::timing {
+namespace {
+
+TimingConfig load_config(const CliOptions& opts) {
+  TimingConfig cfg;
+  if (!opts.config.empty()) load_toml(cfg, opts.config);
+  for (const std::string& s : opts.sets) apply_override(cfg, s);
+  return cfg;
+}
+
+}  // namespace
+
+void add_cli_options(CLI::App& app, CliOptions& o) {
+  app.add_flag("--timing", o.timing, "run the cycle-level timing model (sim/timing)");
+  app.add_option("--config", o.config, "timing configuration, TOML (implies --timing)");
+  app.add_option("--set", o.sets, "override a timing parameter, KEY=VALUE (repeatable; implies --timing)")
+      ->allow_extra_args(false);
+  app.add_option("--perf", o.perf, "PERF lines: 0 totals, 1 core class, 2 memory class")
+      ->check(CLI::Range(0, 2))
+      ->capture_default_str();
+  app.add_option("--signature", o.signature, "write the Vortex signature JSON here (implies --timing)");
+  app.add_flag("--dump-config", o.dump_config, "print every timing parameter as TOML and exit");
+}
+
+bool handle_dump_config(const CliOptions& opts, std::ostream& out) {
+  if (!opts.dump_config) return false;
+  out << dump_toml(load_config(opts));
+  return true;
+}
+
+RunResult run_cli(Processor& proc, const CliOptions& opts, const std::string& program, std::ostream& out) {
+  TimingSimulator sim(proc, load_config(opts));
+  const uint64_t cycles = sim.run();
+  const DeviceCounters c = sim.counters();
+  const CoreCounters t = c.total();
+  out << format_perf_report(sim.model(), static_cast<MpmClass>(opts.perf));
+  out << fmt::format("TIMING: cycles={} warp_instrs={} thread_instrs={} IPC={:.4f} (thread instrs per cycle)\n", cycles,
+                     t.warp_instrs, t.thread_instrs,
+                     cycles == 0 ? 0.0 : static_cast<double>(t.thread_instrs) / static_cast<double>(cycles));
+  out << fmt::format("TIMING: dram bytes read={} written={}, lmem reads={} writes={} bank stalls={}\n",
+                     c.dram.bytes_read, c.dram.bytes_written, t.lmem_reads, t.lmem_writes, t.lmem_bank_stalls);
+  const vxsynth::core::Signature sig = vortex_signature(c, sim.config());
+  for (const vxsynth::core::MetricDef& m : vxsynth::core::metric_table()) {
+    const auto& value = sig[m.id];
+    std::string v = value ? fmt::format("{:.6g}", *value) : "NA";
+    std::string unit = value && m.unit != "ratio" && m.unit != "fraction" ? fmt::format(" {}", m.unit) : "";
+    out << fmt::format("SIGNATURE: {}={}{}\n", m.key, v, unit);
+  }
+  if (!opts.signature.empty()) vxsynth::write_file_atomic(opts.signature, vortex_signature_json(sig, c, sim.config(), program));
+  RunResult r;
+  r.warp_instrs = t.warp_instrs;
+  r.thread_instrs = t.thread_instrs;
+  r.exit_code = proc.exit_code();
+  return r;
+}
+
+}  // namespace vxsim::timing
