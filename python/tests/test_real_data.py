@@ -127,6 +127,14 @@ def test_reference_ranking_reproduced_and_joined(w):
     assert prov["gpu"] == "NVIDIA H200" and prov["clock_control"] == "none"
 
 
+def test_one_kernel_group_can_serve_two_shapes():
+    data = trace.load_trace(os.path.join(REF_DIR, "act", "trace.json.gz"))
+    h = trace.rank_hot_kernels(data, 5)["hot"][2]
+    assert h["base_name"] == "sgemm_largek_lds64"
+    dims = {json.dumps(s["input_dims"][1:3]): s["launches"] for s in h["op_shapes"]}
+    assert dims == {"[[100, 512], [512, 512]]": 6, "[[100, 3200], [3200, 512]]": 1}
+
+
 def test_reference_engines_match_expectations():
     """ACT linears are fp32 SIMT (matmul TF32 off), its convs TF32 (cuDNN default); pi0 is bf16 tensor core."""
     hk = {w: json.load(open(os.path.join(REF_DIR, w, "hot_kernels.json"))) for w in WORKLOADS}

@@ -140,6 +140,10 @@ class HotKernel:
     top_input_dims: List[Any] = field(default_factory=list)
     registers_per_thread: Optional[int] = None
     shared_memory: Optional[int] = None
+    #: every (innermost op, input dims) behind the group with its launch count, most common first: one
+    #: kernel (name, grid, block) can serve several shapes (seen on H200: ACT's sgemm_largek_lds64 ran
+    #: both (100,512)x(512,512) and (100,3200)x(3200,512) with one grid)
+    op_shapes: List[Dict[str, Any]] = field(default_factory=list)
 
 
 def _cpu_op_index(events: List[dict]):
@@ -241,6 +245,9 @@ def rank_hot_kernels(data: Dict[str, Any], top_k: int = 5, path: str = "<trace>"
             hk.input_dims = (op.get("args") or {}).get("Input Dims", [])
             hk.input_types = (op.get("args") or {}).get("Input type", [])
             hk.top_input_dims = (top.get("args") or {}).get("Input Dims", [])
+            for key, cnt in ops.most_common():
+                o, t, dims = json.loads(key)
+                hk.op_shapes.append({"op": o, "top_op": t, "input_dims": dims, "launches": cnt})
         hot.append(hk)
     return {"total_kernel_us": round(total, 3), "kernel_launches": len(kernels), "distinct_kernels": len(groups),
             "coverage": round(cum, 6), "hot": [asdict(h) for h in hot]}
