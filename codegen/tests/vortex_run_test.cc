@@ -28,6 +28,9 @@ TEST_P(VortexRuns, PassesCandidateCheckOnVxsim) {
   const auto& c = GetParam();
   const fs::path work = fs::temp_directory_path() / ("vxsynth_codegen_run_" + std::to_string(::getpid())) / c.name;
   const auto r = check_vortex_candidate(c.point, work, *sdk, /*seed=*/0x5eed0000 + c.name.size());
+  if (c.point.axes.tensor_core.enabled && r.run.run.output.find("WMMA) is not implemented") != std::string::npos) {
+    GTEST_SKIP() << "vxsim has no tensor unit yet: " << r.summary();
+  }
   ASSERT_TRUE(r.report.has_value()) << r.summary();
   EXPECT_TRUE(r.passed()) << r.summary() << "\n" << r.run.run.output;
   EXPECT_EQ(r.report->reference, check::ReferenceKind::kCpuFloat64);
@@ -38,12 +41,14 @@ std::vector<testing_points::Case> fp32_cases() {
   std::vector<testing_points::Case> out;
   for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
                    check::OpFamily::kConv2d}) {
-    for (auto& c : testing_points::variants(fam, check::PrecisionPath::kFp32)) out.push_back(std::move(c));
+    for (auto path : {check::PrecisionPath::kFp32, check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
+      for (auto& c : testing_points::variants(fam, path)) out.push_back(std::move(c));
+    }
   }
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Fp32, VortexRuns, ::testing::ValuesIn(fp32_cases()),
+INSTANTIATE_TEST_SUITE_P(AllPaths, VortexRuns, ::testing::ValuesIn(fp32_cases()),
                          [](const ::testing::TestParamInfo<testing_points::Case>& i) { return i.param.name; });
 
 }  // namespace
