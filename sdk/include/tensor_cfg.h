@@ -1,6 +1,6 @@
 /// \file tensor_cfg.h
-/// Geometry of the Vortex 2.x tensor-core unit (TCU) WMMA instruction, usable from kernels
-/// (vx_tensor.h) and from host code (the simulator). Formulas from ../shared/docs/vortex-2x.md
+/// Format tags and geometry of the Vortex 2.x tensor-core unit (TCU) WMMA instruction, usable
+/// from kernels (vx_tensor.h) and from host code (the simulator, test hosts). Formulas from ../shared/docs/vortex-2x.md
 /// §7.1 (Vortex master 82e1c2a, sim/common/tensor_cfg.h, described there in words):
 ///   tile_cap = NT * NR; tile M x N splits log2(tile_cap) with M >= N; xtileK = tile_cap / M
 ///   (K extent in 32-bit words); micro-tile tcM x tcN splits log2(NT) with tcM >= tcN and
@@ -16,6 +16,20 @@
 
 namespace vortex {
 namespace tensor {
+
+/// Format tags: element container type, format id (the WMMA register-number field), bits.
+struct fp32  { using dtype = float;    static constexpr uint32_t id = 0;  static constexpr uint32_t bits = 32; };
+struct fp16  { using dtype = uint16_t; static constexpr uint32_t id = 1;  static constexpr uint32_t bits = 16; };
+struct bf16  { using dtype = uint16_t; static constexpr uint32_t id = 2;  static constexpr uint32_t bits = 16; };
+struct int32 { using dtype = int32_t;  static constexpr uint32_t id = 8;  static constexpr uint32_t bits = 32; };
+/// int8: 8 bits (Vortex [M] declares 16, which PR #277 reports as a bug).
+struct int8  { using dtype = int8_t;   static constexpr uint32_t id = 9;  static constexpr uint32_t bits = 8; };
+struct uint8 { using dtype = uint8_t;  static constexpr uint32_t id = 10; static constexpr uint32_t bits = 8; };
+struct int4  { using dtype = uint8_t;  static constexpr uint32_t id = 11; static constexpr uint32_t bits = 4; };
+struct uint4 { using dtype = uint8_t;  static constexpr uint32_t id = 12; static constexpr uint32_t bits = 4; };
+
+/// Memory layout of a matrix in load_matrix_sync / store_matrix_sync.
+enum mem_layout { row_major, col_major };
 
 /// floor(log2(x)) for x >= 1.
 constexpr uint32_t log2_floor(uint32_t x) { return x <= 1 ? 0 : 1 + log2_floor(x >> 1); }

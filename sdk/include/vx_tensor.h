@@ -28,20 +28,6 @@
 namespace vortex {
 namespace tensor {
 
-/// Format tags: element container type, format id (the WMMA register-number field), bits.
-struct fp32  { using dtype = float;    static constexpr uint32_t id = 0;  static constexpr uint32_t bits = 32; };
-struct fp16  { using dtype = uint16_t; static constexpr uint32_t id = 1;  static constexpr uint32_t bits = 16; };
-struct bf16  { using dtype = uint16_t; static constexpr uint32_t id = 2;  static constexpr uint32_t bits = 16; };
-struct int32 { using dtype = int32_t;  static constexpr uint32_t id = 8;  static constexpr uint32_t bits = 32; };
-/// int8: 8 bits (Vortex [M] declares 16, which PR #277 reports as a bug).
-struct int8  { using dtype = int8_t;   static constexpr uint32_t id = 9;  static constexpr uint32_t bits = 8; };
-struct uint8 { using dtype = uint8_t;  static constexpr uint32_t id = 10; static constexpr uint32_t bits = 8; };
-struct int4  { using dtype = uint8_t;  static constexpr uint32_t id = 11; static constexpr uint32_t bits = 4; };
-struct uint4 { using dtype = uint8_t;  static constexpr uint32_t id = 12; static constexpr uint32_t bits = 4; };
-
-/// Memory layout of a matrix in load_matrix_sync / store_matrix_sync.
-enum mem_layout { row_major, col_major };
-
 namespace detail {
 
 inline uint32_t f2u(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
