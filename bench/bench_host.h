@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -28,6 +29,7 @@ struct BenchRun {
   uint64_t thread_instrs = 0;
   uint64_t warp_instrs = 0;
   double seconds = 0;            ///< host wall time of the simulation itself (load and check excluded)
+  double cpu_seconds = 0;        ///< CPU time of this thread over the same span (robust on a shared machine)
   timing::DeviceCounters counters;
   vxsynth::core::Signature signature;
 };
@@ -58,11 +60,18 @@ inline BenchRun run_bench(bench_kernel_t kernel, uint32_t n, const vxsim::Config
   p.reset();
 
   BenchRun r;
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  const double c0 = cpu_now();
   auto t0 = std::chrono::steady_clock::now();
   if (tcfg) {
     timing::TimingSimulator sim(p, *tcfg);
     r.cycles = sim.run();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.cpu_seconds = cpu_now() - c0;
     r.counters = sim.counters();
     r.signature = timing::vortex_signature(r.counters, sim.config());
     r.thread_instrs = r.counters.total().thread_instrs;
@@ -70,6 +79,7 @@ inline BenchRun run_bench(bench_kernel_t kernel, uint32_t n, const vxsim::Config
   } else {
     RunResult f = p.run();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.cpu_seconds = cpu_now() - c0;
     r.thread_instrs = f.thread_instrs;
     r.warp_instrs = f.warp_instrs;
   }

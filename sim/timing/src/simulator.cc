@@ -17,7 +17,7 @@ class TimingSimulator::Device final : public FunctionalDevice {
   explicit Device(vxsim::Processor& p) : p_(p) {}
   bool warp_active(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_active(warp); }
   bool warp_ready(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_ready(warp); }
-  void step(uint32_t core, uint32_t warp, ExecutedInstr& out) override { out = p_.core(core).step(warp); }
+  ExecutedInstr step(uint32_t core, uint32_t warp) override { return p_.core(core).step(warp); }
   void check_deadlock() const override { p_.check_deadlock(); }
 
  private:

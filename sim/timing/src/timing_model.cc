@@ -74,6 +74,8 @@ struct TimingModel::Core {
   std::vector<Warp> warps;
   uint32_t active_mask = 0;
   uint32_t ready_mask = 0;
+  uint32_t active_count = 0;   ///< popcount(active_mask), kept with it
+  uint32_t nonempty = 0;       ///< bit w: warp w has an instruction buffered
   std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;  ///< per issue slot
   CoreCounters ctr;
@@ -116,6 +118,7 @@ void TimingModel::reset() {
     core->warps.resize(cfg_.warps);
     for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
     core->rr.assign(issue_width_, 0);
+    core->nonempty = 0;
     core->unit_free.assign(issue_width_, {});
     cores_.push_back(std::move(core));
   }
@@ -129,6 +132,7 @@ void TimingModel::refresh_warp(Core& core, uint32_t w) {
   } else {
     core.active_mask &= ~bit;
   }
+  core.active_count = static_cast<uint32_t>(std::popcount(core.active_mask));
   if (dev_.warp_ready(core.id, w)) {
     core.ready_mask |= bit;
   } else {
@@ -144,17 +148,7 @@ void TimingModel::refresh_all() {
 
 void TimingModel::schedule(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
-  ExecutedInstr& in = scratch_;
-  in.mem = MemKind::kNone;
-  in.is_control = false;
-  in.warp_stalled = false;
-  in.warp_exited = false;
-  in.has_dst = false;
-  in.num_src = 0;
-  in.fp_flops = 0;
-  in.tcu_micro_ops = 0;
-  in.tcu_macs = 0;
-  dev_.step(core.id, w, in);
+  const ExecutedInstr in = dev_.step(core.id, w);
 
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
@@ -166,6 +160,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   uint32_t pos = (warp.head + warp.count) % cfg_.ibuf_size;
   Slot& s = warp.ibuf[pos];
   ++warp.count;
+  core.nonempty |= 1u << w;
   s.ready_at = fetched + cfg_.decode_latency;
   s.unit = in.unit;
   s.mem = in.mem;
@@ -208,7 +203,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
   Slot& s = warp.ibuf[warp.head];
   warp.head = (warp.head + 1) % cfg_.ibuf_size;
-  --warp.count;
+  if (--warp.count == 0) core.nonempty &= ~(1u << w);
   CoreCounters& c = core.ctr;
   const uint64_t t = now_;
   const UnitGroup g = unit_group(s.unit);
@@ -310,7 +305,7 @@ bool TimingModel::tick_core(Core& core) {
   const uint64_t t = now_;
   core.did_work = false;
   CycleDelta d;
-  d.active_warps = static_cast<uint64_t>(std::popcount(core.active_mask));
+  d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
   for (uint32_t slot = 0; slot < issue_width_; ++slot) {
@@ -319,11 +314,14 @@ bool TimingModel::tick_core(Core& core) {
     std::array<bool, kNumScrbClasses> scrb_hit{};
     bool issued = false;
     const uint32_t start = core.rr[slot];
-    for (uint32_t k = 0; k < cfg_.warps && !issued; ++k) {
-      uint32_t w = (start + k) % cfg_.warps;
-      if (w % issue_width_ != slot) continue;
+    // Warps with a buffered instruction, visited from `start` upwards, then wrapping around.
+    const uint32_t hi = core.nonempty & (start >= 32 ? 0u : ~((1u << start) - 1));
+    const uint32_t lo = core.nonempty & ~hi;
+    for (uint32_t pass = 0; pass < 2 && !issued; ++pass) {
+     for (uint32_t m = pass == 0 ? hi : lo; m != 0 && !issued; m &= m - 1) {
+      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
+      if (issue_width_ > 1 && w % issue_width_ != slot) continue;
       Warp& warp = core.warps[w];
-      if (warp.count == 0) continue;
       const Slot& s = warp.ibuf[warp.head];
       if (s.ready_at > t) continue;
       // Scoreboard: sources (RAW) and destination (WAW) must not be pending.
@@ -349,6 +347,7 @@ bool TimingModel::tick_core(Core& core) {
       issue(core, w);
       core.rr[slot] = (w + 1) % cfg_.warps;
       issued = true;
+     }
     }
     if (!issued) {
       if (any_scrb) {
@@ -400,7 +399,8 @@ uint64_t TimingModel::next_event(const Core& core) const {
   auto consider = [&](uint64_t v) {
     if (v > t && v < next) next = v;
   };
-  for (uint32_t w = 0; w < cfg_.warps; ++w) {
+  for (uint32_t mask = core.nonempty | core.ready_mask; mask != 0; mask &= mask - 1) {
+    const uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
     const Warp& warp = core.warps[w];
     if (warp.count > 0) {
       const Slot& s = warp.ibuf[warp.head];
@@ -424,10 +424,7 @@ uint64_t TimingModel::run() {
     bool any = false;
     for (auto& core : cores_) any = tick_core(*core) || any;
     bool busy = false;
-    for (auto& core : cores_) {
-      if (core->active_mask != 0) busy = true;
-      for (const Warp& w : core->warps) busy = busy || w.count > 0;
-    }
+    for (auto& core : cores_) busy = busy || core->active_mask != 0 || core->nonempty != 0;
     if (!busy) break;
     uint64_t next = now_ + 1;
     if (!any) {

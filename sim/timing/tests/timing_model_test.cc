@@ -19,10 +19,11 @@ class TraceDevice final : public FunctionalDevice {
   void push(uint32_t core, uint32_t warp, const ExecutedInstr& in) { q_[core][warp].push_back(in); }
   bool warp_active(uint32_t core, uint32_t warp) const override { return !q_[core][warp].empty(); }
   bool warp_ready(uint32_t core, uint32_t warp) const override { return !q_[core][warp].empty() && !stuck_; }
-  void step(uint32_t core, uint32_t warp, ExecutedInstr& out) override {
-    out = q_[core][warp].front();
+  ExecutedInstr step(uint32_t core, uint32_t warp) override {
+    ExecutedInstr out = q_[core][warp].front();
     q_[core][warp].pop_front();
     ++steps;
+    return out;
   }
   bool stuck_ = false;
   uint64_t steps = 0;

@@ -41,9 +41,9 @@ class FunctionalDevice {
   [[nodiscard]] virtual bool warp_active(uint32_t core, uint32_t warp) const = 0;
   /// The warp is active and not stalled (barrier, wspawn wait): it may execute its next instruction.
   [[nodiscard]] virtual bool warp_ready(uint32_t core, uint32_t warp) const = 0;
-  /// Executes the warp's next instruction and describes it in `out`. Throws vxsim::SimError on a
+  /// Executes the warp's next instruction and describes it. Throws vxsim::SimError on a
   /// simulated-program fault.
-  virtual void step(uint32_t core, uint32_t warp, ExecutedInstr& out) = 0;
+  virtual ExecutedInstr step(uint32_t core, uint32_t warp) = 0;
   /// Called when no warp can ever proceed; may throw a more specific SimError(kDeadlock) naming
   /// the waits. If it returns, the timing model throws its own.
   virtual void check_deadlock() const {}
@@ -97,7 +97,6 @@ class TimingModel {
   FunctionalDevice& dev_;
   std::unique_ptr<MemorySystem> mem_;
   std::vector<std::unique_ptr<Core>> cores_;
-  ExecutedInstr scratch_{};
   uint64_t now_ = 0;
   uint32_t simd_ = 1;
   uint32_t issue_width_ = 1;
