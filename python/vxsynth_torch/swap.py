@@ -75,7 +75,7 @@ class OpSwap:
     # -- dispatch
     def _match(self, op: str, shapes: Shapes, dtypes: List[str]) -> Optional[SwapTarget]:
         for t in self.targets:
-            if t.op != op or t.shapes != shapes[: len(t.shapes)] or len(shapes) != len(t.shapes):
+            if t.op != op or t.shapes != shapes:
                 continue
             if t.dtype is not None and dtypes and dtypes[0] != str(t.dtype).replace("torch.", ""):
                 continue
