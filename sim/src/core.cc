@@ -564,7 +564,16 @@ bool ExecCtx::sc(uint32_t lane, uint32_t addr, uint32_t value) {
       if (other == static_cast<uint64_t>(addr) + 1) other = 0;
     }
   } else {
-    amo_word(*this, core, core.proc_.mem_, core.lmem_, lane, addr, true, "SC");
+    uint32_t* p = amo_word(*this, core, core.proc_.mem_, core.lmem_, lane, addr, true, "SC");
+    if (!mem_counted) {
+      ++core.atomics_;
+      mem_counted = true;
+    }
+    if (rec != nullptr) {
+      rec->mem = MemKind::kAmo;
+      rec->space = p != nullptr ? AddrSpace::kLocal : AddrSpace::kGlobal;
+      rec->lanes[lane] = LaneAccess{addr, 4};
+    }
   }
   return ok;
 }

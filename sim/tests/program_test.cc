@@ -43,3 +43,21 @@ TEST(Fp, EndToEndRoundingModesAndFcsr) {
 
 }  // namespace
 }  // namespace vxsim::test
+
+namespace vxsim::test {
+namespace {
+
+TEST(Atomics, AmoLrScKnownAnswers) {
+  AsmMachine m("amo");
+  m.run();
+  EXPECT_EQ(m.word("counter"), 10u);
+  const uint32_t olds[] = {0, 1, 3, 6};
+  for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(m.word("olds", t), olds[t]) << t;
+  const uint32_t expect[] = {100, static_cast<uint32_t>(-5), static_cast<uint32_t>(-5), 7, 7, 0xFFFFFFF7, 0xF7, 0x1F7,
+                             0x1F4, 0x1F4, 0, 1, 42};
+  for (uint32_t i = 0; i < std::size(expect); ++i) EXPECT_EQ(m.word("result", i), expect[i]) << "result word " << i;
+  EXPECT_EQ(m.proc->core(0).atomics(), 12u);  // per instruction: amoadd, 8 AMOs, lr.w, 2 × sc.w
+}
+
+}  // namespace
+}  // namespace vxsim::test
