@@ -17,7 +17,7 @@ import time
 
 WORK = "/tmp/vx"
 #: Per-step wall-clock caps in seconds (the step also stops at the batch deadline).
-CAPS = {"script": 240, "env": 30, "ops": 150, "act": 170, "diffusion_policy": 220, "pi0": 260, "swap": 200, "pytest_gpu": 240}
+CAPS = {"extra_check": 200, "script": 240, "env": 30, "ops": 150, "act": 170, "diffusion_policy": 220, "pi0": 260, "swap": 200, "pytest_gpu": 240}
 
 
 def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
@@ -35,6 +35,9 @@ def step_command(step: str, d: str, no_ncu: bool, ncu_timeout: float) -> list:
         ex = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "act_swapped.py")
         return py + ["vxsynth_torch.profile", "--out", d, "--nvtx-range", "act_step", "--top", "5",
                      "--ncu-timeout", str(int(ncu_timeout)), "--", "python", ex]
+    if step == "extra_check":
+        return py + ["vxsynth_torch.profile", "act", "--out", d, "--config", "tiny", "--top", "6",
+                     "--ncu-extra-all", "--ncu-timeout", str(int(ncu_timeout))]
     if step == "pytest_gpu":
         return py + ["pytest", "-q", "-m", "gpu", os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"),
                      "--junitxml", os.path.join(d, "junit.xml")]

@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ncu-timeout", type=float, default=420.0, help="seconds per ncu run (default 420)")
     p.add_argument("--nvtx-range", default=None, help="script mode: NVTX push/pop range to profile")
     p.add_argument("--ncu-target", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--ncu-extra-all", action="store_true", help=argparse.SUPPRESS)  # test: force per-kernel runs
     return p
 
 
@@ -285,6 +286,8 @@ def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[
                                   "gpu__time_duration_ns": ncu_mod.number(r.get("gpu__time_duration.sum", ""))}
                     break
     match(rows, "ncu_raw.csv")
+    if getattr(a, "ncu_extra_all", False):  # exercise the per-kernel fallback for every hot kernel
+        matched.clear()
     extra = 0
     for i, h in enumerate(hot):
         if i in matched or data is None or nvtx_include is not None:
