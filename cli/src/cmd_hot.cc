@@ -1,4 +1,5 @@
 // vxsynth hot BUNDLE: the bundle's hot kernels ranked by GPU time (paper §4.1, Fig. 3).
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -14,7 +15,7 @@ namespace {
 
 struct Options {
   std::string bundle;
-  std::size_t name_width = 60;
+  std::size_t name_width = 100;
 };
 
 int run(const Options& o) {
@@ -22,14 +23,16 @@ int run(const Options& o) {
   std::cout << fmt::format("{}: workload {} on {} ({}), {:.1f} us GPU time in {} kernel launches\n", o.bundle,
                            b.workload, b.provenance.gpu.value_or("unknown GPU"), core::arch_info(b.arch).sm,
                            b.gpu_time_total_us, b.kernel_launches);
-  std::cout << fmt::format("{:>4}  {:<4}  {:<{}}  {:<7}  {:<34}  {:<11}  {:<4}  {:>7}  {:>7}  {:>5}  {}\n", "rank", "id",
-                           "kernel", o.name_width, "op", "shape", "engine", "type", "share", "cum.", "calls", "sig");
+  std::size_t shape_w = 5;
+  for (const core::BundleKernel& k : b.kernels) shape_w = std::max(shape_w, shape_string(k.context).size());
+  std::cout << fmt::format("{:>4}  {:<4}  {:>7}  {:>7}  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {}  {}\n", "rank", "id",
+                           "share", "cum.", "calls", "engine", "type", "op", "shape", shape_w, "sig", "kernel");
   for (const core::BundleKernel& k : b.kernels) {
-    std::cout << fmt::format("{:>4}  {:<4}  {:<{}}  {:<7}  {:<34}  {:<11}  {:<4}  {:>6.2f}%  {:>6.2f}%  {:>5}  {}\n",
-                             k.rank, k.id, clip(k.name, o.name_width), o.name_width, core::to_string(k.context.op),
-                             clip(shape_string(k.context), 34), core::to_string(k.context.engine),
-                             core::to_string(k.context.operand_type), 100.0 * k.share, 100.0 * k.cumulative_share,
-                             k.launches, k.signature ? "yes" : "no");
+    std::cout << fmt::format("{:>4}  {:<4}  {:>6.2f}%  {:>6.2f}%  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {:<3}  {}\n",
+                             k.rank, k.id, 100.0 * k.share, 100.0 * k.cumulative_share, k.launches,
+                             core::to_string(k.context.engine), core::to_string(k.context.operand_type),
+                             core::to_string(k.context.op), shape_string(k.context), shape_w,
+                             k.signature ? "yes" : "no", clip(k.name, o.name_width));
   }
   return 0;
 }

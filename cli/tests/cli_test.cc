@@ -58,6 +58,17 @@ vxsynth::core::Signature sample() {
   return s;
 }
 
+std::string fmt_row_prefix(std::size_t rank, const std::string& id) {
+  std::string r = std::to_string(rank);
+  return std::string(4 - r.size(), ' ') + r + "  " + id + std::string(4 - id.size(), ' ');
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%6.2f%%", 100.0 * fraction);
+  return buf;
+}
+
 TEST(Cli, DistanceSelfIsZeroAndPerturbedIsHandComputed) {
   using vxsynth::core::MetricId;
   const fs::path d = temp_dir();
@@ -111,6 +122,60 @@ TEST(Cli, BadInputExitsTwoWithMessage) {
   Result help = run("--help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("profile"), std::string::npos);
+}
+
+// ---- on the real H200 captures (tests/data/h200, see its provenance.json) ----------------------
+
+std::string h200(const std::string& name) { return (fs::path(VXSYNTH_TEST_DATA_DIR) / "h200" / name).string(); }
+
+TEST(CliRealData, ImportHotDistance) {
+  const fs::path d = temp_dir();
+  const std::string bundle = (d / "conv1d.json").string();
+  Result imp = run("profile import --trace " + h200("conv1d_fp32_tf32.trace.json.gz") + " --ncu " +
+                   h200("conv1d_fp32_tf32.ncu_raw.csv") + " --provenance " + h200("provenance.json") +
+                   " --top 3 -o " + bundle);
+  ASSERT_EQ(imp.status, 0) << imp.out;
+  EXPECT_NE(imp.out.find("3 hot kernels"), std::string::npos) << imp.out;
+  EXPECT_NE(imp.out.find("10 of 10 ncu rows joined"), std::string::npos) << imp.out;
+
+  Result hot = run("hot " + bundle);
+  ASSERT_EQ(hot.status, 0) << hot.out;
+  EXPECT_NE(hot.out.find("NVIDIA H200"), std::string::npos) << hot.out;
+  EXPECT_NE(hot.out.find("cum."), std::string::npos) << hot.out;
+  // Three ranked rows; the cumulative share grows and the implicit GEMM is a TF32 tensor-core conv1d.
+  const auto b = vxsynth::core::read_bundle(bundle);
+  ASSERT_EQ(b.kernels.size(), 3u);
+  for (const auto& k : b.kernels) {
+    EXPECT_NE(hot.out.find(fmt_row_prefix(k.rank, k.id)), std::string::npos) << hot.out;
+    EXPECT_NE(hot.out.find(fmt_row_prefix(k.rank, k.id) + "  " + percent(k.share) + "  " + percent(k.cumulative_share)),
+              std::string::npos)
+        << hot.out;
+  }
+  EXPECT_NE(hot.out.find("tensor_core  tf32  conv1d   N=1 C=2048 H=1 W=4 K=2048 R=1 S=5 s=1,1 p=0,2 d=1,1 g=1"),
+            std::string::npos)
+      << hot.out;
+
+  Result self = run("distance --json " + bundle + "#k2 " + bundle + "#k2");
+  ASSERT_EQ(self.status, 0) << self.out;
+  EXPECT_EQ(nlohmann::json::parse(self.out)["D"].get<double>(), 0.0);
+  Result ab = run("distance " + bundle + "#k1 " + bundle + "#k2");
+  ASSERT_EQ(ab.status, 0) << ab.out;
+  EXPECT_NE(ab.out.find("over 10 metrics"), std::string::npos) << ab.out;
+
+  Result whole = run("distance " + bundle + " " + bundle + "#k1");
+  EXPECT_EQ(whole.status, 2);
+  EXPECT_NE(whole.out.find("name a kernel as FILE#k1"), std::string::npos) << whole.out;
+  Result nok = run("distance " + bundle + "#k9 " + bundle + "#k1");
+  EXPECT_EQ(nok.status, 2);
+  EXPECT_NE(nok.out.find("no kernel 'k9' in the bundle (kernels: k1, k2, k3)"), std::string::npos) << nok.out;
+}
+
+TEST(CliRealData, ImportRejectsAnotherArchitecture) {
+  Result r = run("profile import --arch sm_80 --trace " + h200("linear_fp32_simt.trace.json.gz") + " --ncu " +
+                 h200("linear_fp32_simt.ncu_raw.csv"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("kernels were profiled on sm_90"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expected sm_80"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -1,0 +1,122 @@
+// vxsynth reconstruct BUNDLE --kernel ID [--agent builtin|cmd:"…"] [--profile ncu|vxsim]
+//   [--budget N] [--resume] [--seed S] -o DIR: the refinement loop (paper §3.6, Fig. 2;
+//   docs/reconstruct.md). Owned by refine/.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "subcommands.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/refine/backends.h"
+#include "vxsynth/refine/loop.h"
+
+namespace vxsynth::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+  std::string bundle, kernel, agent = "builtin", profile, out, sdk;
+  int budget = 12;
+  bool resume = false;
+  uint64_t seed = 1;
+  double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
+};
+
+// <build>/sdk next to <build>/cli/vxsynth, the layout of a vxsynth build tree.
+fs::path default_sdk_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return exe.parent_path().parent_path() / "sdk";
+}
+
+int run(const Options& o) {
+  const std::string text = read_file(o.bundle);
+  const core::ReferenceBundle bundle = core::read_bundle(o.bundle);
+  const core::BundleKernel& k = bundle.kernel(o.kernel);
+  if (!k.signature)
+    throw make_error("{}: kernel {} has no signature (ncu profiled no launch of it)", o.bundle, k.id);
+
+  refine::Reference ref;
+  ref.kernel_id = k.id;
+  ref.context = k.context;
+  ref.signature = *k.signature;
+  ref.bundle_sha256 = refine::sha256_hex(text);
+  const nlohmann::json bj = core::to_json(bundle);
+  for (const auto& kj : bj["kernels"])
+    if (kj.value("id", "") == k.id) ref.entry = kj;
+  ref.entry["provenance"] = bj["provenance"];
+
+  const std::string profile = o.profile.empty() ? (refine::gpu_present() ? "ncu" : "vxsim") : o.profile;
+  const fs::path sdk = o.sdk.empty() ? default_sdk_dir() : fs::path(o.sdk);
+  std::unique_ptr<refine::ProfileBackend> backend;
+  if (profile == "vxsim") {
+    backend = refine::make_vxsim_backend({sdk});
+  } else if (profile == "ncu") {
+    backend = refine::make_ncu_backend({sdk});
+  } else {
+    throw make_error("--profile: '{}' is not a backend (ncu, vxsim)", profile);
+  }
+
+  refine::SandboxRules rules = refine::default_rules();
+  rules.build_timeout_s = o.build_timeout;
+  rules.run_timeout_s = o.run_timeout;
+  const auto space = refine::make_codegen_space(ref.context);
+  std::unique_ptr<refine::Agent> agent;
+  if (o.agent == "builtin") {
+    agent = std::make_unique<refine::BuiltinAgent>(*space);
+  } else if (o.agent.rfind("cmd:", 0) == 0 && o.agent.size() > 4) {
+    agent = std::make_unique<refine::ExternalAgent>(o.agent.substr(4), fs::path(o.out) / "work" / "agent",
+                                                    o.agent_timeout);
+  } else {
+    throw make_error("--agent: '{}' must be builtin or cmd:\"COMMAND\"", o.agent);
+  }
+
+  refine::LoopOptions lo;
+  lo.out_dir = o.out;
+  lo.budget = o.budget;
+  lo.resume = o.resume;
+  lo.seed = o.seed;
+  lo.agent_timeout_s = o.agent_timeout;
+  std::cout << fmt::format("[reconstruct] {} {} ({}) from {}: agent {}, profile backend {}, budget {}\n", k.id,
+                           core::to_string(k.context.op), k.name.substr(0, 60), o.bundle, agent->name(), profile,
+                           o.budget)
+            << std::flush;
+  const refine::LoopResult r = refine::run_loop(
+      ref, *space, *agent, *backend, rules, lo,
+      [](const refine::Progress& p) { std::cout << refine::progress_line(p) << "\n" << std::flush; });
+  std::cout << fmt::format(
+      "[reconstruct] done: seed D {:.4f} → final D {:.4f} (revision {}); {} tried, {} retained, {} reverted, "
+      "{} rejected; {:.1f} s\n[reconstruct] benchmark: {} (vortex/, cuda/, summary.md, record.jsonl)\n",
+      r.seed_d, r.final_d, r.locked_revision, r.tried, r.retained, r.reverted, r.rejected, r.wall_time_s,
+      fs::absolute(r.benchmark_dir).string());
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_reconstruct(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  app.add_option("bundle", o->bundle, "reference bundle (vxsynth profile import)")->required();
+  app.add_option("--kernel", o->kernel, "kernel id (k1, …) or rank")->required();
+  app.add_option("--agent", o->agent, "builtin, or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
+  app.add_option("--profile", o->profile, "ncu or vxsim (default: ncu when nvidia-smi shows a GPU, else vxsim)");
+  app.add_option("--budget", o->budget, "revisions after the seed")->capture_default_str();
+  app.add_flag("--resume", o->resume, "continue an interrupted run in -o DIR from its record");
+  app.add_option("--seed", o->seed, "seed of the agent's tie-breaks and of the sampled inputs")->capture_default_str();
+  app.add_option("-o,--output", o->out, "output directory")->required();
+  app.add_option("--sdk", o->sdk, "directory holding the Vortex SDK's sdk.mk (default: <build>/sdk)");
+  app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
+  app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
+  app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();
+  return [o] { return run(*o); };
+}
+
+}  // namespace vxsynth::cli
