@@ -193,6 +193,8 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
   out.sectors = 0;
   out.bytes = 0;
   std::array<uint64_t, kMaxThreads * 2> sectors{};
+  std::array<uint64_t, kMaxThreads> addrs{};
+  uint32_t naddrs = 0;
   const uint32_t block_shift = static_cast<uint32_t>(std::countr_zero(block_bytes));
   auto add_unique = [](auto& arr, uint32_t& n, uint64_t v) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -206,6 +208,17 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
     mask &= mask - 1;
     const LaneAccess& a = in.lanes[lane];
     uint32_t size = std::max<uint32_t>(a.size, 1);
+    // Bytes requested count once per distinct lane address: lanes reading the same word (a
+    // broadcast) do not make the useful bytes of a sector exceed 32 (ncu's metric is ≤ 100 %).
+    bool dup = false;
+    for (uint32_t i = 0; i < naddrs; ++i) {
+      if (addrs[i] == a.addr) {
+        dup = true;
+        break;
+      }
+    }
+    if (dup) continue;
+    addrs[naddrs++] = a.addr;
     out.bytes += size;
     uint64_t first = a.addr;
     uint64_t last = a.addr + size - 1;

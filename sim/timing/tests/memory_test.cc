@@ -157,6 +157,11 @@ TEST(Coalescer, UnitStrideVsStride32) {
   coalesce(strided_load(8, 0x1000, 4, 0x55), 64, co);  // even lanes only
   EXPECT_EQ(co.bytes, 16u);
   EXPECT_EQ(co.sectors, 1u);
+  // A broadcast (every lane reads one word) requests 4 bytes of one sector: 12.5 %, never > 100 %.
+  coalesce(strided_load(16, 0x1000, 0), 64, co);
+  EXPECT_EQ(co.bytes, 4u);
+  EXPECT_EQ(co.sectors, 1u);
+  EXPECT_EQ(co.num_blocks, 1u);
   // A 4-byte access straddling a block boundary touches two blocks and two sectors.
   ExecutedInstr in = strided_load(1, 62, 0);
   coalesce(in, 64, co);

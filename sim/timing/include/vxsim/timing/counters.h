@@ -124,7 +124,7 @@ struct CoreCounters {
   uint64_t amo_instrs = 0;      ///< AMO warp instructions (any space)
   uint64_t active_warp_cycles = 0;
   uint64_t gld_instrs = 0;
-  uint64_t gld_bytes = 0;       ///< bytes requested by active lanes of global loads
+  uint64_t gld_bytes = 0;       ///< bytes requested by active lanes of global loads (distinct addresses)
   uint64_t gld_sectors = 0;     ///< distinct 32-byte sectors those loads touched (per instruction)
   uint64_t gst_instrs = 0;
   uint64_t lmem_instrs = 0;

@@ -95,11 +95,12 @@ struct Coalesced {
   uint32_t num_blocks = 0;
   std::array<uint64_t, kMaxThreads * 2> blocks{};  ///< distinct block numbers, first-touch order
   uint32_t sectors = 0;                            ///< distinct 32-byte sectors
-  uint32_t bytes = 0;                              ///< bytes requested by active lanes
+  uint32_t bytes = 0;  ///< bytes requested by active lanes, each distinct lane address once
 };
 
 /// Groups the active lanes' accesses of `in` by block (`block_bytes`) and counts 32-byte sectors.
-/// An access that straddles a block (or sector) boundary touches both.
+/// An access that straddles a block (or sector) boundary touches both. Lanes with the same address
+/// (a broadcast) request its bytes once.
 void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
 
 /// The device's memory hierarchy: L1 I/D per socket → L2 per cluster (optional) → L3 (optional) →

@@ -7,7 +7,7 @@
 /// |---|---|
 /// | l1_hit_rate | 100 × (D-cache reads − read misses) / D-cache reads, global loads (0 with no reads) |
 /// | l2_hit_rate | 100 × L2 hits / L2 lookups (reads + writes); NA when the config has no L2 |
-/// | coalescing | 100 × bytes requested by active lanes / (32 × distinct 32-B sectors), global loads; 0 with none |
+/// | coalescing | 100 × bytes requested by active lanes / (32 × distinct 32-B sectors), global loads; 0 with none. Lanes with the same address count once, so a broadcast gives 4/32 and the value never exceeds 100 (as ncu's) |
 /// | peak_compute | 100 × max over ALU/FPU/LSU/SFU/TCU of issue-busy cycles / (cycles × cores) |
 /// | tensor_mfu | 100 × TCU busy cycles / (cycles × cores) |
 /// | atomics_per_inst | AMO warp instructions / warp instructions |
