@@ -174,9 +174,10 @@ int vx_dev_caps(vx_device_h hdevice, uint32_t caps_id, uint64_t* value) {
     case VX_CAPS_GLOBAL_MEM_SIZE: *value = kGlobalMemSize; break;
     case VX_CAPS_LOCAL_MEM_SIZE: *value = 1ull << c.lmem_log_size; break;
     case VX_CAPS_ISA_FLAGS:
-      // MISA_STD: F, I, M, U(20), X(23); MISA_EXT: ICACHE, DCACHE, LMEM, ZICOND (SimX defaults, §1.1).
+      // MISA_STD: F, I, M, U(20), X(23); MISA_EXT: ICACHE, DCACHE, LMEM, ZICOND (SimX defaults, §1.1)
+      // and TCU (vxsim implements WMMA; SimX needs EXT_TCU_ENABLE).
       *value = VX_ISA_STD_F | VX_ISA_STD_I | (1ull << 12) | (1ull << 20) | (1ull << 23) | (1ull << 30) |
-               VX_ISA_EXT_ICACHE | VX_ISA_EXT_DCACHE | VX_ISA_EXT_LMEM | VX_ISA_EXT_ZICOND;
+               VX_ISA_EXT_ICACHE | VX_ISA_EXT_DCACHE | VX_ISA_EXT_LMEM | VX_ISA_EXT_ZICOND | VX_ISA_EXT_TCU;
       break;
     case VX_CAPS_NUM_MEM_BANKS: *value = 2; break;  // PLATFORM_MEMORY_NUM_BANKS (§8.1)
     case VX_CAPS_MEM_BANK_SIZE: *value = kGlobalMemSize / 2; break;
