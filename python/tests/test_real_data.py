@@ -157,3 +157,30 @@ def test_swap_demo_log_proves_candidate_ran():
     assert all(r["shapes"] == [[302, 1, 512], [3200, 512], [3200]] for r in routed)
     assert sum(res["candidate_kernel_launches_in_trace"].values()) == 4
     assert len(recs) == res["calls_logged"] and not any(r["routed"] for r in recs if r["shapes"][0] != [302, 1, 512])
+
+
+def test_fallback_runs_measured_the_hot_kernel_itself():
+    """data/references/h200/extra_check: tiny ACT profiled with --ncu-extra-all on the H200, i.e. every
+    hot kernel measured by its own ncu run with a `^base$` filter and --launch-skip = its launch index
+    among same-name launches of one inference. Each run's single row is the hot kernel itself (same
+    function, template tokens and geometry) — including three generic ATen vectorized_elementwise_kernel
+    instances, which only the launch index can tell apart. (On the device, rank 3 was reported unmatched:
+    ncu drops namespace qualifiers such as binary_internal::, which `same_kernel` now ignores.)"""
+    d = os.path.join(REF_DIR, "extra_check")
+    hk = json.load(open(os.path.join(d, "hot_kernels.json")))
+    runs = [r for r in hk["ncu"]["runs"] if r.get("for_rank")]
+    assert len(runs) == len(hk["hot"]) == 6
+    generic = 0
+    for run in runs:
+        h = hk["hot"][run["for_rank"] - 1]
+        _, _, rs = rows(os.path.join(d, run["csv"]))
+        assert len(rs) == 1
+        r = rs[0]
+        assert trace.same_kernel(h["name"], r["Kernel Name"]), (h["name"], r["Kernel Name"])
+        assert ncu.launch_tuple(r["Grid Size"]) == tuple(h["grid"]) and ncu.launch_tuple(r["Block Size"]) == tuple(h["block"])
+        generic += h["base_name"] == "vectorized_elementwise_kernel"
+    assert generic == 3
+    # and the three elementwise kernels are told apart: add is not mul
+    add = next(h for h in hk["hot"] if "CUDAFunctor_add" in h["name"])
+    mul_row = rows(os.path.join(d, next(r["csv"] for r in runs if "MulFunctor" in hk["hot"][r["for_rank"] - 1]["name"])))[2][0]
+    assert not trace.same_kernel(add["name"], mul_row["Kernel Name"])

@@ -36,6 +36,7 @@ def load_trace(path: str) -> Dict[str, Any]:
 
 
 _ANON = re.compile(r"\((anonymous namespace)\)")
+_QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*::")
 
 
 def function_base_name(name: str) -> str:
@@ -90,7 +91,10 @@ def name_tokens(name: str) -> frozenset:
         elif ch == "(" and depth == 0 and i > 0:
             cut = i
             break
-    toks = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", s[:cut])
+    # ncu's kernel renaming drops every namespace qualifier (seen on H200: torch's
+    # at::native::binary_internal::MulFunctor<float> is MulFunctor<float> in ncu), so drop them too.
+    head = _QUALIFIER.sub("", s[:cut])
+    toks = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", head)
     return frozenset(t for t in toks if t not in NAME_NOISE)
 
 
