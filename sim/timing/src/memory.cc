@@ -76,6 +76,7 @@ Cache::Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel*
       ways_(static_cast<std::size_t>(sets_) * p.ways),
       bank_free_(banks_, 0),
       mshr_done_(p.mshrs, 0),
+      wbuf_done_(p.mshrs, 0),
       ctr_(num_cores) {}
 
 uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
@@ -101,6 +102,7 @@ uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
   ++c.reads;
   uint64_t start = bank_start(blk, t, c);
   uint64_t tag_done = start + p_.latency;
+  last_accept_ = start;
   if (Way* w = lookup(blk)) {
     w->lru = ++stamp_;
     if (w->fill <= start) {
@@ -119,6 +121,7 @@ uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
   uint64_t send = tag_done;
   if (*it > send) {
     c.mshr_stalls += *it - send;
+    last_accept_ = start + (*it - send);  // the request holds the bank's input until an MSHR frees
     send = *it;
   }
   uint64_t fill = next_->read(blk, send, core);
@@ -148,8 +151,20 @@ uint64_t Cache::write(uint64_t blk, uint64_t t, uint32_t core) {
   } else {
     ++c.write_misses;
   }
-  // Write-through: every write goes on to the next level.
-  return next_->write(blk, start + p_.latency, core);
+  // Write-through: every write goes on to the next level through a write buffer of `mshrs`
+  // entries; a full buffer holds the request (counted with the MSHR stalls) — this is the
+  // backpressure that keeps posted stores from queueing without bound.
+  auto it = std::min_element(wbuf_done_.begin(), wbuf_done_.end());
+  uint64_t send = start + p_.latency;
+  last_accept_ = start;
+  if (*it > send) {
+    c.mshr_stalls += *it - send;
+    last_accept_ = start + (*it - send);
+    send = *it;
+  }
+  uint64_t ack = next_->write(blk, send, core);
+  *it = ack;
+  return ack;
 }
 
 CacheCounters Cache::total() const {

@@ -232,6 +232,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
       c.coalescer_misses += s.co.num_blocks - 1;
       occupancy = std::max<uint64_t>(occupancy, (s.co.num_blocks + banks - 1) / banks);
       uint64_t last = agen;
+      uint64_t accepted = agen;  // the D-cache took the last request (bank, MSHR, write buffer)
       for (uint32_t i = 0; i < s.co.num_blocks; ++i) {
         uint64_t at = agen + i / banks;
         uint64_t blk = s.co.blocks[i];
@@ -247,9 +248,12 @@ void TimingModel::issue(Core& core, uint32_t w) {
           d = below.read(blk, at, core.id);
           mem_ack = std::max(mem_ack, below.write(blk, d, core.id));
         }
+        if (s.mem != MemKind::kAmo) accepted = std::max(accepted, dc.last_accept());
         last = std::max(last, d);
       }
       done = last + 1;
+      // Backpressure: the LSU accepts no other instruction until the D-cache took these requests.
+      occupancy = std::max<uint64_t>(occupancy, accepted + 1 - agen);
       if (s.mem == MemKind::kLoad) {
         ++c.gld_instrs;
         c.gld_bytes += s.co.bytes;

@@ -48,8 +48,8 @@ class Dram final : public MemLevel {
   DramCounters ctr_;
 };
 
-/// Set-associative, LRU, write-through, no-write-allocate cache with line-interleaved banks and
-/// MSHRs. Counters are kept per requesting core so a cache shared by a socket or cluster can report
+/// Set-associative, LRU, write-through, no-write-allocate cache with line-interleaved banks,
+/// MSHRs for read misses and an equally deep write buffer for the write-through traffic. Counters are kept per requesting core so a cache shared by a socket or cluster can report
 /// per core (the MPM CSRs of SimX are per core).
 class Cache final : public MemLevel {
  public:
@@ -60,6 +60,9 @@ class Cache final : public MemLevel {
   uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
   /// Last read was a hit (primary or not). For tests and the LSU's latency bookkeeping.
   [[nodiscard]] bool last_hit() const { return last_hit_; }
+  /// Cycle the last request was accepted: its bank slot, later if it waited for an MSHR or a
+  /// write-buffer entry. The LSU stays busy until then (backpressure).
+  [[nodiscard]] uint64_t last_accept() const { return last_accept_; }
   /// True when `blk` is resident (filled or being filled).
   [[nodiscard]] bool contains(uint64_t blk) const;
   [[nodiscard]] const CacheCounters& counters(uint32_t core) const { return ctr_[core]; }
@@ -80,9 +83,11 @@ class Cache final : public MemLevel {
   std::vector<Way> ways_;
   std::vector<uint64_t> bank_free_;
   std::vector<uint64_t> mshr_done_;
+  std::vector<uint64_t> wbuf_done_;  ///< write-buffer entries: cycle each is acknowledged
   std::vector<CacheCounters> ctr_;
   uint64_t stamp_ = 0;
   bool last_hit_ = false;
+  uint64_t last_accept_ = 0;
 };
 
 /// Cycles a local-memory instruction occupies the banks: the largest number of distinct 4-byte
