@@ -12,7 +12,7 @@ using E = EngineClass;
 using T = TileSyntax;
 
 // THE table (ncu-and-torch.md §7.1–§7.5). First match wins.
-constexpr std::array<KernelNameRule, 22> kRules{{
+constexpr std::array<KernelNameRule, 23> kRules{{
     // cuBLASLt on Hopper: always wgmma tensor-core in the H200 samples [M] (§7.3).
     {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "ncu-and-torch.md §7.1, §7.3 [M]"},
     // cuBLAS/cuDNN xmma: engine from the instruction-shape field (§7.2, reliable in practice [M]).
@@ -27,6 +27,8 @@ constexpr std::array<KernelNameRule, 22> kRules{{
     // Legacy hand-written cuBLAS families (§7.4).
     {"legacy_sgemm", "^(ampere|volta|turing|maxwell)_sgemm_", E::kSimt, "cuBLAS", T::kSgemm,
      "ncu-and-torch.md §7.4"},
+    {"legacy_sgemm_largek", "sgemm_largek", E::kSimt, "cuBLAS", T::kNone,
+     "observed in the ACT H200 capture (data/references/h200/act); SIMT by counters (tensor pipe 0.07 %)"},
     {"legacy_dgemm", "^(ampere|volta|turing)_dgemm_", E::kSimt, "cuBLAS", T::kSgemm, "ncu-and-torch.md §7.4"},
     {"legacy_tensor_gemm", "^(ampere|volta|turing)_.*[shi](16816|1688|884|16832)gemm", E::kTensorCore, "cuBLAS",
      T::kSgemm, "ncu-and-torch.md §7.4 (s16816 = HMMA m16n8k16 fp32 acc)"},

@@ -275,19 +275,30 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
   if (hints.rule) ctx.name_rule = std::string(hints.rule->id);
   const std::optional<double> pipe =
       ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;
-  const auto any_tensor = cell(ncu, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed");
-  const auto fp64_ops = cell(ncu, "sm__ops_path_tensor_src_fp64.sum");
+  // Tensor FLOP counters of this architecture (the arith_intensity row's sm__ops_path_tensor_src_*
+  // terms). They count only real MMA work: HFMA2.MMA constant building leaves them at 0 (measured on
+  // the H200 layout-transpose kernels, tests/data/h200), so any non-zero count is tensor-core work
+  // even when a small GEMM keeps the pipe under the threshold (pi0's M=51 bmm: 1.4 %).
+  double tensor_ops = 0, fp64_ops = 0;
+  if (ncu) {
+    for (const NcuTerm& t : metric_def(MetricId::kArithIntensity).ncu[static_cast<std::size_t>(arch)].numerator) {
+      if (t.name.rfind("sm__ops_path_tensor_src_", 0) != 0) continue;
+      const double v = cell(ncu, t.name).value_or(0);
+      (t.name.find("fp64") != std::string_view::npos ? fp64_ops : tensor_ops) += v;
+    }
+  }
   if (pipe) {
-    if (*pipe > kTensorPipeThresholdPct) {
-      ctx.engine = EngineClass::kTensorCore;
-      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % > {} %", *pipe, kTensorPipeThresholdPct);
-    } else if (any_tensor && *any_tensor > kTensorPipeThresholdPct && fp64_ops.value_or(0) > 0) {
+    if (fp64_ops > 0 && tensor_ops == 0) {
       ctx.engine = EngineClass::kDmma;
-      ctx.engine_reason = fmt::format("counter: HMMA pipe {:.2f} %, any tensor pipe {:.2f} % with fp64 tensor ops",
-                                      *pipe, *any_tensor);
+      ctx.engine_reason = fmt::format("counter: {:.0f} fp64 tensor ops (DMMA)", fp64_ops);
+    } else if (*pipe > kTensorPipeThresholdPct || tensor_ops > 0) {
+      ctx.engine = EngineClass::kTensorCore;
+      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % (threshold {} %), {:.0f} tensor ops", *pipe,
+                                      kTensorPipeThresholdPct, tensor_ops);
     } else {
       ctx.engine = EngineClass::kSimt;
-      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % <= {} %", *pipe, kTensorPipeThresholdPct);
+      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % <= {} % and no tensor ops", *pipe,
+                                      kTensorPipeThresholdPct);
     }
     if (hints.rule && hints.rule->engine != ctx.engine)
       ctx.engine_reason += fmt::format(" (name rule '{}' says {}; counters win)", hints.rule->id,

@@ -313,3 +313,30 @@ TEST(RealData, WrongArchitectureIsRejected) {
 
 }  // namespace
 }  // namespace vxsynth::core
+
+namespace vxsynth::core {
+namespace {
+
+TEST(RealData, SmallTensorGemmUnderPipeThresholdIsTensorCoreByItsOpCount) {
+  // pi0's M=51 bf16 bmm kernels keep the tensor pipe under 5 % (1.4 % and 1.8 %) but count bf16
+  // tensor FLOPs; SIMT kernels (layout transposes with HFMA2.MMA) count none
+  // (data/references/h200/pi0/ncu_raw.csv, captured on the H200).
+  const NcuReport rep = read_ncu_csv(fs::path(VXSYNTH_TEST_DATA_DIR) / ".." / ".." / "data" / "references" / "h200" /
+                                     "pi0" / "ncu_raw.csv");
+  int small = 0;
+  for (const NcuKernel& k : rep.kernels) {
+    TraceKernel tk;
+    tk.name = k.name;
+    tk.grid = k.grid;
+    tk.block = k.block;
+    const ReferenceContext c = build_context(tk, &k, rep.arch);
+    const double pipe = *signature_from_ncu(k, rep.arch).signature[MetricId::kTensorMfu];
+    const double bf16 = *k.find("sm__ops_path_tensor_src_bf16_dst_fp32.sum")->value;
+    EXPECT_EQ(c.engine, bf16 > 0 ? EngineClass::kTensorCore : EngineClass::kSimt) << k.name;
+    if (bf16 > 0 && pipe < kTensorPipeThresholdPct) ++small;
+  }
+  EXPECT_GE(small, 2);
+}
+
+}  // namespace
+}  // namespace vxsynth::core

@@ -3,8 +3,9 @@
 /// Builds the reference program context of one kernel (paper §3.1, Table 4;
 /// docs/signature-and-tolerances.md §2) from its torch-trace event and, when ncu profiled it, its
 /// ncu row: op kind and shape from the framework op's Input Dims/Concrete Inputs, operand and
-/// accumulator types from its Input types, engine class from the counters first (tensor pipe > 5 %)
-/// and the kernel-name rules second, block size and launch geometry from the profiled launch, and
+/// accumulator types from its Input types, engine class from the counters first (tensor pipe > 5 %
+/// or any non-fp64 tensor FLOP counted; DMMA when only fp64 tensor FLOPs) and the kernel-name rules
+/// second, block size and launch geometry from the profiled launch, and
 /// a tile hint only where the launch grid agrees with it.
 
 #include <optional>
