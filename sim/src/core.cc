@@ -316,10 +316,10 @@ const Decoded& Core::fetch(uint32_t pc, uint32_t w) {
 
 template <bool kRecord>
 void Core::execute(uint32_t w, ExecutedInstr* rec) {
-  Warp& wp = warps_[w];
   if (w >= warps_.size() || !warp_ready(w)) {
     throw sim_error(ErrorKind::kRuntime, "step() called for warp {} of core {}, which is not ready", w, id_);
   }
+  Warp& wp = warps_[w];
   uint64_t budget = proc_.cfg_.instr_budget;
   if (budget != 0 && proc_.total_instrs_ >= budget) {
     throw sim_error(ErrorKind::kBudget,

@@ -331,8 +331,8 @@ const InstrDef kTable[] = {
   {"fsgnj.s",  enc(0x53, 0, 0x10), kMaskR, "D,S,T", U::kFpuMisc, fsgn<(+[](u32 a, u32 b) -> u32 { return (a & 0x7FFFFFFFu) | (b & 0x80000000u); })>, false},
   {"fsgnjn.s", enc(0x53, 1, 0x10), kMaskR, "D,S,T", U::kFpuMisc, fsgn<(+[](u32 a, u32 b) -> u32 { return (a & 0x7FFFFFFFu) | (~b & 0x80000000u); })>, false},
   {"fsgnjx.s", enc(0x53, 2, 0x10), kMaskR, "D,S,T", U::kFpuMisc, fsgn<(+[](u32 a, u32 b) -> u32 { return a ^ (b & 0x80000000u); })>, false},
-  {"fmin.s", enc(0x53, 0, 0x14), kMaskR, "D,S,T", U::kFpuMisc, fcmp<fp::min, false, 1>, false},
-  {"fmax.s", enc(0x53, 1, 0x14), kMaskR, "D,S,T", U::kFpuMisc, fcmp<fp::max, false, 1>, false},
+  {"fmin.s", enc(0x53, 0, 0x14), kMaskR, "D,S,T", U::kFpuMisc, fcmp<fp::min, false, 0>, false},
+  {"fmax.s", enc(0x53, 1, 0x14), kMaskR, "D,S,T", U::kFpuMisc, fcmp<fp::max, false, 0>, false},
   {"fcvt.w.s",  enc(0x53, 0, 0x60) | rs2f(0), kMaskFR2, "d,S,m", U::kFpuCvt, fcvt<fp::cvt_w_s, true, false>, false},
   {"fcvt.wu.s", enc(0x53, 0, 0x60) | rs2f(1), kMaskFR2, "d,S,m", U::kFpuCvt, fcvt<fp::cvt_wu_s, true, false>, false},
   {"fmv.x.w", enc(0x53, 0, 0x70), 0xFFF0707F, "d,S", U::kFpuMisc, +[](Ctx& c, const D& d) {

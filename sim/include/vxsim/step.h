@@ -70,9 +70,10 @@ struct ExecutedInstr {
   bool has_dst = false;
   RegRef dst{};                    ///< destination register (if has_dst)
   MemKind mem = MemKind::kNone;
-  AddrSpace space = AddrSpace::kGlobal;       ///< space of the access (all lanes share it)
+  AddrSpace space = AddrSpace::kGlobal;       ///< space of the access (the highest lane's if lanes differ)
   std::array<LaneAccess, kMaxThreads> lanes{};  ///< per-lane accesses when mem != kNone
-  uint32_t fp_flops = 0;           ///< FP operations summed over active lanes (FMA counts 2)
+  uint32_t fp_flops = 0;           ///< FP operations summed over active lanes: fadd/fsub/fmul/fdiv/fsqrt 1,
+                                   ///< FMA family 2; compares, min/max, moves, conversions 0
   uint32_t tcu_micro_ops = 0;      ///< micro-ops a WMMA expanded into (0 otherwise)
   uint64_t tcu_macs = 0;           ///< multiply-accumulates the WMMA performed (for FLOPs = 2×MACs)
 };
