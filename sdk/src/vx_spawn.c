@@ -33,6 +33,8 @@ typedef struct {
   uint32_t active_warps;      /* warps running the body on this core                            */
   uint32_t full_batches;      /* thread mode: number of NT-block batches                        */
   uint32_t remainder;         /* thread mode: blocks left for the partial pass on warp 0        */
+  dim3_t grid;                /* this launch's extents: gridDim/blockDim are shared by all      */
+  dim3_t block;               /* cores, so another core's next launch may overwrite them       */
 } spawn_sched_t;
 
 /* Assembly entry (vx_spawn_entry.S): enables all threads, calls __vx_spawn_body(MSCRATCH),
@@ -63,12 +65,12 @@ static void block_body(const spawn_sched_t* s) {
   vx_tmc((int)low_mask(lanes));                       /* last warp of a block: partial mask */
 
   uint32_t local_id = first_thread + tid;
-  decompose(local_id, &blockDim, &threadIdx);
+  decompose(local_id, &s->block, &threadIdx);
   __local_group_id = slot;
 
   uint32_t end = s->first + s->count;
   for (uint32_t g = s->first + slot; g < end; g += s->active_slots) {
-    decompose(g, &gridDim, &blockIdx);
+    decompose(g, &s->grid, &blockIdx);
     s->func((void*)s->arg);
   }
 }
@@ -90,14 +92,14 @@ static void thread_body(const spawn_sched_t* s) {
   uint32_t begin = wid * base + (wid < extra ? wid : extra);
   uint32_t end = begin + base + (wid < extra ? 1u : 0u);
   for (uint32_t b = begin; b < end; ++b) {
-    decompose(s->first + b * nt + tid, &gridDim, &blockIdx);
+    decompose(s->first + b * nt + tid, &s->grid, &blockIdx);
     s->func((void*)s->arg);
   }
 
   /* The remaining blocks (fewer than NT) run on warp 0 with a partial thread mask. */
   if (wid == 0 && s->remainder != 0) {
     vx_tmc((int)low_mask(s->remainder));
-    decompose(s->first + s->full_batches * nt + tid, &gridDim, &blockIdx);
+    decompose(s->first + s->full_batches * nt + tid, &s->grid, &blockIdx);
     s->func((void*)s->arg);
   }
 }
@@ -132,12 +134,15 @@ int vx_spawn_threads(uint32_t dimension,
   uint32_t nc = (uint32_t)vx_num_cores();
   uint32_t core_id = (uint32_t)vx_core_id();
 
+  dim3_t grid, block;
   for (uint32_t i = 0; i < 3; ++i) {
-    gridDim.m[i] = (i < dimension) ? grid_dim[i] : 1u;
-    blockDim.m[i] = (i < dimension && block_dim != 0) ? block_dim[i] : 1u;
+    grid.m[i] = (i < dimension) ? grid_dim[i] : 1u;
+    block.m[i] = (i < dimension && block_dim != 0) ? block_dim[i] : 1u;
   }
-  uint32_t num_groups = gridDim.x * gridDim.y * gridDim.z;
-  uint32_t group_size = blockDim.x * blockDim.y * blockDim.z;
+  gridDim = grid;
+  blockDim = block;
+  uint32_t num_groups = grid.x * grid.y * grid.z;
+  uint32_t group_size = block.x * block.y * block.z;
   if (group_size > nw * nt) {
     vx_printf("error: vx_spawn_threads: block of %u threads exceeds NUM_WARPS*NUM_THREADS=%u\n",
               (unsigned)group_size, (unsigned)(nw * nt));
@@ -148,6 +153,8 @@ int vx_spawn_threads(uint32_t dimension,
   }
 
   spawn_sched_t s;
+  s.grid = grid;
+  s.block = block;
   s.func = kernel_func;
   s.arg = arg;
   s.warps_per_group = 0;
