@@ -59,10 +59,13 @@ uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
 }
 
 uint64_t Dram::write(uint64_t blk, uint64_t t, uint32_t /*core*/) {
-  uint64_t done = access(blk, t);
+  // A write is posted: it is acknowledged once its channel has taken the block (the controller
+  // orders later reads behind it); the row access itself still occupies the channel and the bank.
+  uint64_t start = std::max(t, channel_free_[blk % p_.channels]);
+  (void)access(blk, t);
   ++ctr_.writes;
   ctr_.bytes_written += p_.block;
-  return done;
+  return start + p_.cycles_per_block;
 }
 
 // ---------------------------------------------------------------------------------------------

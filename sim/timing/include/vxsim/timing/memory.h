@@ -27,7 +27,8 @@ class MemLevel {
   virtual ~MemLevel() = default;
   /// Read of block `blk` arriving at cycle `t`; returns the cycle the data is back.
   virtual uint64_t read(uint64_t blk, uint64_t t, uint32_t core) = 0;
-  /// Write of block `blk` arriving at `t`; returns the cycle it is acknowledged.
+  /// Write of block `blk` arriving at `t`; returns the cycle it is acknowledged (DRAM: posted,
+  /// acknowledged when its channel took the block).
   virtual uint64_t write(uint64_t blk, uint64_t t, uint32_t core) = 0;
 };
 
