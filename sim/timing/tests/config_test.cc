@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -50,6 +51,23 @@ TEST(TimingConfig, DefaultTomlMatchesBuiltInDefaults) {
   for (const ParamDef& p : timing_params()) {
     EXPECT_EQ(get_param(from_file, p.key), get_param(defaults, p.key)) << p.key;
   }
+}
+
+TEST(TimingConfig, EveryShippedConfigLoadsAndValidates) {
+  int n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(VXSIM_TIMING_CONFIG_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    TimingConfig c;
+    load_toml(c, entry.path());
+    c.validate();
+    ++n;
+  }
+  EXPECT_GE(n, 2);
+  TimingConfig l2;
+  load_toml(l2, VXSIM_TIMING_CONFIG_DIR "/l2-l3.toml");
+  EXPECT_TRUE(l2.l2.enabled);
+  EXPECT_TRUE(l2.l3.enabled);
+  EXPECT_EQ(l2.dcache.size, 16384u);  // untouched keys keep their defaults
 }
 
 TEST(TimingConfig, KeysAreUnique) {
