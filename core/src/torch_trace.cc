@@ -3,7 +3,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "vxsynth/common/error.h"
@@ -74,6 +76,101 @@ struct HostOp {
   int parent = -1;
 };
 
+/// Streaming reader: builds a DOM of everything except the elements of the top-level
+/// "traceEvents" array, which are built one at a time, handed to `on_event` and dropped. Memory is
+/// that of one event, whatever the trace size (workload traces reach 100 MB and 270 k events).
+class EventStream {
+ public:
+  using Handler = std::function<void(const json& event, std::size_t index)>;
+  explicit EventStream(Handler on_event) : on_event_(std::move(on_event)) {}
+
+  json& root() { return root_; }
+  [[nodiscard]] bool saw_events() const { return saw_events_; }
+  [[nodiscard]] std::size_t events() const { return events_; }
+  [[nodiscard]] const std::string& error() const { return error_; }
+
+  // nlohmann::json SAX interface.
+  bool null() { return value(json(nullptr)); }
+  bool boolean(bool v) { return value(json(v)); }
+  bool number_integer(json::number_integer_t v) { return value(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(json(v)); }
+  bool number_float(json::number_float_t v, const std::string&) { return value(json(v)); }
+  bool string(json::string_t& v) { return value(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return value(json(json::binary_t(std::move(v)))); }
+  bool key(json::string_t& k) {
+    key_ = std::move(k);
+    return true;
+  }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    error_ = fmt::format("at byte {}: {}", position, ex.what());
+    return false;
+  }
+
+ private:
+  /// Where a new value goes: the current event when one is open, else the DOM.
+  json* place(json v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json& parent = *stack_.back();
+    if (&parent == events_array_) {  // an element of traceEvents: build it on its own
+      current_ = std::move(v);
+      in_event_ = true;
+      event_depth_ = stack_.size();
+      return &current_;
+    }
+    if (parent.is_object()) {
+      json& slot = parent[key_];
+      slot = std::move(v);
+      return &slot;
+    }
+    parent.push_back(std::move(v));
+    return &parent.back();
+  }
+  bool value(json v) {
+    json* p = place(std::move(v));
+    if (in_event_ && p == &current_) finish_event();  // a scalar element of traceEvents
+    return true;
+  }
+  bool open(json v) {
+    const bool is_events = stack_.size() == 1 && root_.is_object() && key_ == "traceEvents" && v.is_array();
+    json* p = place(std::move(v));
+    if (is_events) {
+      events_array_ = p;
+      saw_events_ = true;
+    }
+    stack_.push_back(p);
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    if (in_event_ && stack_.size() == event_depth_) finish_event();
+    return true;
+  }
+  void finish_event() {
+    in_event_ = false;
+    on_event_(current_, events_++);
+    current_ = nullptr;
+  }
+
+  Handler on_event_;
+  json root_;
+  json current_;
+  std::vector<json*> stack_;
+  json* events_array_ = nullptr;
+  std::string key_;
+  bool in_event_ = false;
+  std::size_t event_depth_ = 0;
+  bool saw_events_ = false;
+  std::size_t events_ = 0;
+  std::string error_;
+};
+
 }  // namespace
 
 double TorchTrace::total_kernel_time_us() const {
@@ -109,26 +206,12 @@ std::string gunzip(std::string_view data, const std::string& path) {
 }
 
 TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path) {
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw make_error("{}: not valid JSON: {}", path, e.what());
-  }
   TorchTrace tr;
   tr.path = path;
-  if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
-    throw make_error("{}: no 'traceEvents' array (not a PyTorch profiler Chrome trace?)", path);
-  const json& events = doc["traceEvents"];
-  if (events.empty()) throw make_error("{}: 'traceEvents' is empty", path);
-  tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
-  tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
-
   std::vector<HostOp> ops;
   std::vector<std::pair<TraceKernel, std::size_t>> kernels;  // kernel, event index
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const json& ev = events[i];
-    if (!ev.is_object() || ev.value("ph", "") != "X") continue;
+  auto on_event = [&](const json& ev, std::size_t i) {
+    if (!ev.is_object() || ev.value("ph", "") != "X") return;
     const std::string cat = ev.value("cat", "");
     if (cat == "cpu_op") {
       HostOp op;
@@ -165,12 +248,20 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
         k.shared_memory_bytes = a["shared memory"].get<uint32_t>();
       kernels.emplace_back(std::move(k), i);
     }
-  }
+  };
+  EventStream stream(on_event);
+  if (!json::sax_parse(json_text, &stream)) throw make_error("{}: not valid JSON {}", path, stream.error());
+  const json& doc = stream.root();
+  if (!doc.is_object() || !stream.saw_events())
+    throw make_error("{}: no 'traceEvents' array (not a PyTorch profiler Chrome trace?)", path);
+  if (stream.events() == 0) throw make_error("{}: 'traceEvents' is empty", path);
+  tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
+  tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
   if (kernels.empty())
     throw make_error(
         "{}: no GPU kernel events (cat \"kernel\") among {} events: profile with "
         "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
-        path, events.size());
+        path, stream.events());
 
   // Parents by time containment per (pid, tid): sort by start, longer first, keep a stack.
   std::vector<std::size_t> order(ops.size());
