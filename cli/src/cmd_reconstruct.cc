@@ -41,18 +41,7 @@ int run(const Options& o) {
   const std::string text = read_file(o.bundle);
   const core::ReferenceBundle bundle = core::read_bundle(o.bundle);
   const core::BundleKernel& k = bundle.kernel(o.kernel);
-  if (!k.signature)
-    throw make_error("{}: kernel {} has no signature (ncu profiled no launch of it)", o.bundle, k.id);
-
-  refine::Reference ref;
-  ref.kernel_id = k.id;
-  ref.context = k.context;
-  ref.signature = *k.signature;
-  ref.bundle_sha256 = refine::sha256_hex(text);
-  const nlohmann::json bj = core::to_json(bundle);
-  for (const auto& kj : bj["kernels"])
-    if (kj.value("id", "") == k.id) ref.entry = kj;
-  ref.entry["provenance"] = bj["provenance"];
+  const refine::Reference ref = refine::reference_from_bundle(bundle, o.kernel, refine::sha256_hex(text));
 
   const std::string profile = o.profile.empty() ? (refine::gpu_present() ? "ncu" : "vxsim") : o.profile;
   const fs::path sdk = o.sdk.empty() ? default_sdk_dir() : fs::path(o.sdk);

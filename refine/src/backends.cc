@@ -14,6 +14,7 @@
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/seed.h"
 #include "vxsynth/codegen/toolchain.h"
+#include "vxsynth/codegen/vortex_check.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
@@ -247,20 +248,31 @@ class VxsimBackend : public ProfileBackend {
       ev.source_output.method = "not run: no GPU and no nvcc";
     }
 
-    codegen::VortexRunOptions ro;
-    ro.sdk_dir = opts_.sdk_dir;
-    ro.data_dir = data;
-    ro.build_timeout_seconds = req.rules->build_timeout_s;
-    ro.run_timeout_seconds = req.rules->run_timeout_s;
-    const fs::path sig_path = dir / kVortexSignatureFile;
-    ro.run_env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
-    const codegen::VortexRunResult run = codegen::build_and_run_vortex(dir / "vortex", ro);
-    if (!run.built) {
-      ev.failure = fmt::format("build: {}: {}", run.summary(), tail_lines(run.build.output, 4));
+    // Build with the SDK's sdk.mk, then run on fresh inputs, each under the sandbox's time limit
+    // (our runner: its children die with the loop, see process.h).
+    const fs::path vdir = dir / "vortex";
+    const ProcessResult build =
+        run_process({"make", "VXSDK=" + fs::absolute(opts_.sdk_dir).string()}, vdir,
+                    req.rules->build_timeout_s);
+    if (!build.ok()) {
+      ev.failure = fmt::format("build: make {}: {}", build.status_text(), tail_lines(build.output, 4));
       return ev;
     }
-    if (!run.ran || run.run.timed_out || run.run.exit_code != 0 || !run.output_written) {
-      ev.failure = fmt::format("run: {}: {}", run.summary(), tail_lines(run.run.output, 4));
+    // The device the design targets (cores × warps × threads), strict divergence, timing mode.
+    std::map<std::string, std::string> env =
+        codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/true);
+    const fs::path sig_path = dir / kVortexSignatureFile;
+    env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
+    std::error_code ec;
+    fs::remove(data / "out.bin", ec);
+    fs::remove(sig_path, ec);
+    const ProcessResult run = run_process({"./vxs_candidate", "-d", fs::absolute(data).string()},
+                                          vdir, req.rules->run_timeout_s, env);
+    write_file_atomic(dir / "run.log", run.output);
+    if (!run.ok() || !fs::exists(data / "out.bin")) {
+      ev.failure = fmt::format("run: {}{}: {}", run.status_text(),
+                               fs::exists(data / "out.bin") ? "" : ", no out.bin",
+                               tail_lines(run.output, 4));
       return ev;
     }
     const std::vector<double> out =
@@ -309,6 +321,24 @@ class NcuBackend : public ProfileBackend {
 };
 
 }  // namespace
+
+Reference reference_from_bundle(const core::ReferenceBundle& bundle, const std::string& kernel_id,
+                                const std::string& bundle_sha256) {
+  const core::BundleKernel& k = bundle.kernel(kernel_id);
+  if (!k.signature)
+    throw make_error("kernel {} has no signature (ncu profiled no launch of it)", k.id);
+  Reference ref;
+  ref.kernel_id = k.id;
+  ref.context = k.context;
+  ref.signature = *k.signature;
+  ref.bundle_sha256 = bundle_sha256;
+  const json bj = core::to_json(bundle);
+  for (const auto& kj : bj["kernels"])
+    if (kj.value("id", "") == k.id) ref.entry = kj;
+  ref.entry["provenance"] = bj["provenance"];
+  ref.entry["workload"] = bj.value("workload", json());
+  return ref;
+}
 
 std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx) {
   return std::make_unique<CodegenSpace>(ctx);

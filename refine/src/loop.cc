@@ -73,8 +73,8 @@ void fill_distances(RevisionEntry& e, const core::Signature& sig, const core::Si
 // Sandbox → backend (build, run, checks, profile) → fixed properties → D. Fills `e` except the
 // retain decision of a non-seed revision.
 void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTree& sources,
-              const Reference& ref, ProfileBackend& backend, const SandboxRules& rules,
-              const LoopOptions& opts, const fs::path& out) {
+              const nlohmann::json& design, const Reference& ref, ProfileBackend& backend,
+              const SandboxRules& rules, const LoopOptions& opts, const fs::path& out) {
   e.profile_backend = backend.name();
   e.source_hashes = tree_hashes(sources);
   const auto violations = check_sources(parent_sources, sources, rules);
@@ -93,6 +93,7 @@ void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTr
   req.context = &ref.context;
   req.rules = &rules;
   req.seed = opts.seed;
+  req.design = design;
   Evaluation ev = backend.evaluate(dir, req);
   e.tool_versions = ev.tool_versions;
   e.source_output = ev.source_output;
@@ -253,7 +254,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     e.rationale = "seed (paper §3.4)";
     e.design = space.seed_design();
     const SourceTree sources = space.render(e.design);
-    evaluate(e, {}, sources, ref, backend, rules, opts, out);
+    evaluate(e, {}, sources, e.design, ref, backend, rules, opts, out);
     e.decision = e.decision == Decision::kReject ? Decision::kReject : Decision::kSeed;
     e.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     append_entry(record_path, e);
@@ -305,7 +306,8 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
       e.rejection_reason = p.failure;
       e.source_hashes = tree_hashes(p.sources);
     } else {
-      evaluate(e, retained_sources, p.sources, ref, backend, rules, opts, out);
+      evaluate(e, retained_sources, p.sources, e.design.is_null() ? retained.design : e.design,
+               ref, backend, rules, opts, out);
       if (e.decision != Decision::kReject) {
         e.delta_d = *e.d - *retained.d;
         e.decision = should_retain(*e.d, *retained.d) ? Decision::kRetain : Decision::kRevert;

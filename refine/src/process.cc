@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   if (pid < 0) throw make_error("{}: fork failed: {}", argv[0], std::strerror(errno));
   if (pid == 0) {
     ::setpgid(0, 0);
+    // Die with the parent: a killed `vxsynth reconstruct` must not leave a simulator writing into
+    // the revision directory that --resume is about to redo.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() == 1) ::_exit(127);
     ::dup2(pipefd[1], 1);
     ::dup2(pipefd[1], 2);
     const int devnull = ::open("/dev/null", O_RDONLY);

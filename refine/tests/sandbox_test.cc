@@ -115,6 +115,11 @@ TEST(Sandbox, RejectsAnEditOutsideTheNamedFilesAndASwapTargetChange) {
   EXPECT_EQ(v[0].rule, "edit_outside_named_files");
   EXPECT_EQ(v[0].file, "vortex/Makefile");
 
+  // A comment-only change of a fixed file (a generator banner) is not an edit.
+  cand = seed;
+  cand["vortex/Makefile"] = "# Vortex candidate linear_t128x32 (banner)\n" + cand["vortex/Makefile"];
+  EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
+
   cand = seed;
   cand["vortex/extra.cpp"] = "int x;\n";
   EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "edit_outside_named_files"));

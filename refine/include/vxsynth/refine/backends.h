@@ -16,11 +16,19 @@
 #include <optional>
 #include <string>
 
+#include "vxsynth/core/bundle.h"
 #include "vxsynth/core/context.h"
 #include "vxsynth/refine/agent.h"
 #include "vxsynth/refine/loop.h"
 
 namespace vxsynth::refine {
+
+/// The loop's Reference for kernel `kernel_id` (id "k1" or rank) of a bundle; `bundle_sha256`
+/// identifies the bundle for --resume. Throws vxsynth::Error when the kernel is absent or has no
+/// signature.
+[[nodiscard]] Reference reference_from_bundle(const core::ReferenceBundle& bundle,
+                                              const std::string& kernel_id,
+                                              const std::string& bundle_sha256);
 
 /// Makes the design space of a reference context. Throws vxsynth::Error when codegen cannot seed
 /// it (no shape, unsupported types).

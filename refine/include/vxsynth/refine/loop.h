@@ -29,6 +29,9 @@ struct EvalRequest {
   const core::ReferenceContext* context = nullptr;
   const SandboxRules* rules = nullptr;  ///< build/run time limits
   uint64_t seed = 0;                    ///< seeds the sampled inputs of the output checks
+  /// Design point of the candidate, or of the design it was edited from (external agents): the
+  /// backend takes the Vortex machine shape (cores, warps, threads) from it.
+  nlohmann::json design;
 };
 
 /// What a backend measured for one candidate.

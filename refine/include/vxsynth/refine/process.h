@@ -2,7 +2,8 @@
 /// \file
 /// Running a child process with a wall-clock limit (the sandbox's time limits on builds, runs and
 /// external agents, paper §3.3). The child gets its own process group; on timeout the whole group
-/// is killed with SIGKILL, so a runaway build or simulator never outlives its limit.
+/// is killed with SIGKILL, so a runaway build or simulator never outlives its limit. The child
+/// also gets SIGKILL when its parent dies (PR_SET_PDEATHSIG), so killing the loop stops it.
 
 #include <filesystem>
 #include <map>
