@@ -120,6 +120,8 @@ TEST(KernelTiming, CoalescingUnitStrideVsStride32) {
   EXPECT_NEAR(metric(unit, MetricId::kCoalescing), 100.0, 3.0) << describe(unit);
   EXPECT_NEAR(metric(strided, MetricId::kCoalescing), 12.5, 3.0) << describe(strided);
   EXPECT_GT(strided.c.total().coalescer_misses, unit.c.total().coalescer_misses);
+  // Known FLOP count: one FADD per lane per iteration (startup code has no FP).
+  EXPECT_EQ(unit.c.total().fp_flops, uint64_t{64} * 256 * 32);
   EXPECT_GT(strided.cycles, unit.cycles);
 }
 
