@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
-# The main job: installs the Debian packages, configures and builds the `release` preset
-# (build tree build/release), then runs the main workload and prints its result.
-#
-# For now the workload is the regression sgemm (64x64, thread mode) on vxsim through the vortex.h
-# runtime, on 1 core x 4 warps x 4 threads and on 4 cores x 8 warps x 8 threads, with the PERF
-# lines of vx_dump_perf. The [reconstruct] step replaces it with the reference-bundle job.
-# Idempotent: re-running only rebuilds what changed.
+# The main job (README): installs the Debian packages, configures and builds the `release` preset
+# (build tree build/release), then reconstructs a real H200 reference kernel as a Vortex benchmark
+# on this CPU-only machine and prints where the benchmark is:
+#   1. import the shipped ACT capture (torch trace + ncu raw CSV, data/references/h200/act) into a
+#      reference bundle;
+#   2. `vxsynth reconstruct` its 4th hot kernel (FP32 SIMT linear, M=100 N=512 K=512) with the vxsim
+#      profile backend (Vortex-first) and the built-in agent at a small revision budget.
+# The GPU (ncu, CUDA-first) form is in README "Reconstruct on a GPU machine".
+# Idempotent: a finished run is kept; an interrupted one is resumed (--resume).
+# Environment: KERNEL (default k4), BUDGET (default 3), OUT (default out/main-job).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release
 cmake --build --preset release
 
-dir=build/release/sdk/regression/sgemm
-if [ ! -x "$dir/sgemm" ] || [ ! -f "$dir/kernel.vxbin" ]; then
-  echo "main-job: $dir/sgemm or kernel.vxbin is missing (is the vortex.h runtime built?)" >&2
-  exit 1
-fi
-status=0
-for cfg in "1 4 4" "4 8 8"; do
-  set -- $cfg
-  echo "== sgemm -n64 on vxsim: $1 core(s) x $2 warps x $3 threads"
-  (cd "$dir" && VXSIM_CORES=$1 VXSIM_WARPS=$2 VXSIM_THREADS=$3 ./sgemm -n64) || status=1
-done
-exit $status
+vxsynth=build/release/cli/vxsynth
+src=data/references/h200/act
+out=${OUT:-out/main-job}
+kernel=${KERNEL:-k4}
+budget=${BUDGET:-3}
+mkdir -p "$out"
+
+echo "== import the real H200 ACT capture ($src) into a reference bundle"
+"$vxsynth" profile import --trace "$src/trace.json.gz" --ncu "$src/ncu_raw.csv" \
+  --provenance "$src/provenance.json" --workload act-h200 -o "$out/act-h200.json"
+"$vxsynth" hot "$out/act-h200.json"
+
+bench="$out/act-h200-$kernel"
+resume=()
+if [ -s "$bench/record.jsonl" ]; then resume=(--resume); fi
+echo "== reconstruct $kernel on vxsim (Vortex-first), built-in agent, budget $budget"
+"$vxsynth" reconstruct "$out/act-h200.json" --kernel "$kernel" --profile vxsim --budget "$budget" \
+  -o "$bench" "${resume[@]}"
+echo
+echo "main-job: benchmark in $bench: vortex/ (make VXSDK=$PWD/build/release/sdk, or VORTEX_HOME=…),"
+echo "          cuda/candidate.cu, summary.md, record.jsonl, vortex_signature.json"

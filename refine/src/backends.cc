@@ -287,6 +287,17 @@ class VxsimBackend : public ProfileBackend {
           "profile: the vxsim runtime wrote no signature to $VXSIM_SIGNATURE ({})", sig_path.string());
       return ev;
     }
+    // The runtime writes the signature of the *last* launch; a candidate with two launches (split-K
+    // reduction or a separate epilogue) would be measured by its second, small kernel, while the
+    // reference signature is of the main kernel. Refuse rather than record a misleading D.
+    const int launches = codegen::launches(codegen::design_point_from_json(req.design));
+    if (launches > 1) {
+      ev.failure = fmt::format(
+          "profile: the candidate has {} launches and the vxsim runtime's $VXSIM_SIGNATURE holds "
+          "only the last one (docs/reconstruct.md, Status)",
+          launches);
+      return ev;
+    }
     const json sj = json::parse(read_file(sig_path), nullptr, false);
     if (sj.is_discarded() || !sj.contains("metrics"))
       throw make_error("{}: not a Vortex signature (no 'metrics')", sig_path.string());
