@@ -148,8 +148,10 @@ uint32_t operand_bytes_vortex(const DesignPoint& p) { return p.axes.tensor_core.
 uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
   const auto& t = p.axes.tile;
   uint32_t bytes = 0;
-  if (p.axes.smem_stage) bytes += (t.m * t.k + t.k * t.n) * elem;
-  if (p.axes.tensor_core.enabled) bytes += t.m * t.n * 4;  // fp32 accumulator staging for the epilogue
+  if (p.axes.smem_stage) bytes = (t.m * t.k + t.k * t.n) * elem;
+  // Tensor-core paths stage the fp32 accumulators for the epilogue in the same memory, after the
+  // last K stage (the operand tiles are dead by then).
+  if (p.axes.tensor_core.enabled) bytes = std::max(bytes, t.m * t.n * 4);
   return bytes;
 }
 
@@ -205,9 +207,8 @@ std::string validation_errors(const DesignPoint& p) {
   if (f.path == check::PrecisionPath::kFp32 && f.engine != core::EngineClass::kSimt) {
     fail("fixed: fp32 path on a tensor-core engine is the tf32 path; set path tf32");
   }
-  if (f.path != check::PrecisionPath::kFp32 && f.engine == core::EngineClass::kSimt) {
-    fail(fmt::format("fixed: {} path needs the tensor-core engine class (SIMT {} is not generated)",
-                     check::to_string(f.path), check::to_string(f.path)));
+  if (f.path == check::PrecisionPath::kTf32 && f.engine == core::EngineClass::kSimt) {
+    fail("fixed: the tf32 path is tensor-core math; a SIMT reference with fp32 operands is the fp32 path");
   }
   if (tc != (f.engine == core::EngineClass::kTensorCore)) {
     fail(fmt::format("tensor_core: enabled={} contradicts the fixed engine class {}", tc, core::to_string(f.engine)));

@@ -1,5 +1,7 @@
 #include "emit_common.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "vxsynth/common/error.h"
@@ -39,7 +41,7 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
     pl.in_t = pl.bf16 ? "__nv_bfloat16" : "float";
     pl.out_t = pl.in_t;
   } else {
-    pl.in_t = pl.tc ? "uint16_t" : "float";
+    pl.in_t = (pl.tc || pl.bf16) ? "uint16_t" : "float";
     pl.out_t = pl.bf16 ? "uint16_t" : "float";
   }
   switch (fam) {
@@ -154,6 +156,7 @@ std::string emit_tile_defines(const Plan& pl) {
     t("#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
     t("#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
   }
+  if (pl.tc) t("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
   return t.s;
 }
 
@@ -163,22 +166,49 @@ std::string emit_device_helpers(const Plan& pl) {
   const std::string dev = cuda ? "static __device__ __forceinline__" : "static inline";
   const std::string ld_t = (!cuda && pl.tc) ? "uint16_t" : "float";
   Text t;
-  // Guard construct.
+  // Guarded memory accesses (axis boundary). VXS_GLD(dst, ptr, c) loads *ptr into dst only where
+  // the 0/1 condition c holds; VXS_GST(ptr, value, c) stores only where c holds.
   if (cuda) {
-    t("// Guarded region (axis boundary): a plain predicated branch on CUDA.");
-    t("#define VXS_IF(c) { if (c) {");
-    t("#define VXS_ENDIF } }");
+    t("// CUDA: plain predicated accesses.");
+    t("#define VXS_GLD(dst, ptr, c) do { if (c) (dst) = VXS_LD(ptr); } while (0)");
+    t("#define VXS_GST(ptr, val, c) do { if (c) *(ptr) = (val); } while (0)");
   } else {
-    t("// Guarded region (axis boundary), divergence-safe: lanes that disagree on the condition are");
-    t("// split with vx_split and rejoined with vx_join (vortex-2x.md §1.3). The empty asm makes the");
-    t("// condition opaque, so the compiler cannot test it (and branch divergently) before the SPLIT.");
-    t("static inline int vxs_split(int* c) {");
-    t("  int sp = vx_split(*c);");
-    t("  __asm__ __volatile__(\"\" : \"+r\"(*c) :: \"memory\");");
-    t("  return sp;");
-    t("}");
-    t("#define VXS_IF(c) { int vxs_c_ = (c); int vxs_sp_ = vxs_split(&vxs_c_); if (vxs_c_) {");
-    t("#define VXS_ENDIF } vx_join(vxs_sp_); }");
+    t("// Vortex, divergence-safe (vortex-2x.md §1.3, §10): the only branch tests a warp-uniform vote;");
+    t("// inside, one asm block narrows the thread mask to the lanes whose condition holds (PRED), does");
+    t("// the access and restores the mask (TMC). The value enters and leaves through asm operands, so");
+    t("// lanes outside the condition keep the value set before. No SPLIT/JOIN pairing that compiler");
+    t("// tail duplication could break.");
+    t(R"VXS(#define VXS_PRED_ASM(op) ".insn r 0x0B, 5, 0, x0, %[c], %[m]\n\t" op "\n\t.insn r 0x0B, 0, 0, x0, %[m], x0"
+static inline __attribute__((always_inline)) float vxs_pld(const float* p, int c, float old) {
+  if (vx_vote_any(c)) {
+    const int m = vx_active_threads();
+    __asm__ __volatile__(VXS_PRED_ASM("flw %[v], 0(%[p])") : [v] "+f"(old) : [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
+  }
+  return old;
+}
+static inline __attribute__((always_inline)) uint16_t vxs_pld(const uint16_t* p, int c, uint16_t old) {
+  uint32_t v = old;
+  if (vx_vote_any(c)) {
+    const int m = vx_active_threads();
+    __asm__ __volatile__(VXS_PRED_ASM("lhu %[v], 0(%[p])") : [v] "+r"(v) : [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
+  }
+  return (uint16_t)v;
+}
+static inline __attribute__((always_inline)) void vxs_pst(float* p, float val, int c) {
+  if (vx_vote_any(c)) {
+    const int m = vx_active_threads();
+    __asm__ __volatile__(VXS_PRED_ASM("fsw %[v], 0(%[p])") :: [v] "f"(val), [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
+  }
+}
+static inline __attribute__((always_inline)) void vxs_pst(uint16_t* p, uint16_t val, int c) {
+  if (vx_vote_any(c)) {
+    const int m = vx_active_threads();
+    const uint32_t v = val;
+    __asm__ __volatile__(VXS_PRED_ASM("sh %[v], 0(%[p])") :: [v] "r"(v), [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
+  }
+})VXS");
+    t("#define VXS_GLD(dst, ptr, c) ((dst) = vxs_pld((ptr), (c), (dst)))");
+    t("#define VXS_GST(ptr, val, c) vxs_pst((ptr), (val), (c))");
   }
   // Global-load policy (axis read_once / smem_stage).
   if (cuda && !a.smem_stage) {
@@ -191,6 +221,7 @@ std::string emit_device_helpers(const Plan& pl) {
   if (cuda) {
     t(pl.bf16 ? "#define VXS_TO_F(v) __bfloat162float(v)" : "#define VXS_TO_F(v) (v)");
     t(pl.bf16 ? "#define VXS_FROM_F(v) __float2bfloat16(v)  // round to nearest even" : "#define VXS_FROM_F(v) (v)");
+    t("#define VXS_BIAS_F(v) VXS_TO_F(v)");
   } else {
     if (pl.bf16) {
       t("// bf16 <-> fp32 with integer operations only (round to nearest even; branch-free).");
@@ -252,7 +283,19 @@ std::string emit_device_helpers(const Plan& pl) {
     std::string valid;
     if (!exact) valid = range_valid;
     if (!data_valid.empty()) valid = valid.empty() ? data_valid : valid + " & " + data_valid;
-    const std::string conv_f = cuda ? "VXS_TO_F(VXS_LD(&" + ptr + "[i]))" : "VXS_LD(&" + ptr + "[i])";
+    const std::string zero_in = (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0";
+    std::string conv_raw = "raw";
+    if (cuda) {
+      conv_raw = "VXS_TO_F(raw)";
+    } else if (pl.bf16 && !pl.tc) {
+      conv_raw = "vxs_bf2f(raw)";
+    }
+    std::string conv_f = "VXS_LD(&" + ptr + "[i])";
+    if (cuda) {
+      conv_f = "VXS_TO_F(" + conv_f + ")";
+    } else if (pl.bf16 && !pl.tc) {
+      conv_f = "vxs_bf2f(" + conv_f + ")";  // SIMT bf16: fp32 math on bf16 storage
+    }
     if (valid.empty()) {
       t(fmt::format("  const int i = {};", idx));
       t(fmt::format("  return {};", conv_f));
@@ -266,12 +309,10 @@ std::string emit_device_helpers(const Plan& pl) {
       }
     } else {
       t(fmt::format("  const int v = {};", valid));
-      t(fmt::format("  {} val = 0;", ld_t));
-      t("  VXS_IF(v)");
-      t(fmt::format("    const int i = {};", idx));
-      t(fmt::format("    val = {};", conv_f));
-      t("  VXS_ENDIF");
-      t("  return val;");
+      t(fmt::format("  const int i = {};  // dereferenced only where v holds", idx));
+      t(fmt::format("  {} raw = {};", pl.in_t, zero_in));
+      t(fmt::format("  VXS_GLD(raw, &{}[i], v);", ptr));
+      t(fmt::format("  return {};", conv_raw));
     }
     t("}");
   };
@@ -361,19 +402,19 @@ std::string emit_gemm_body(const Plan& pl) {
   const std::string as_decl = pl.tc ? "[BM][BK]" : "[BK][BM]";
   const std::string as_row = pl.tc ? "[BK]" : "[BM]";
   if (a.smem_stage) {
+    const uint32_t sm_bytes = pl.tc ? (cuda ? (pl.bf16 ? 2u : 4u) : 2u) : 4u;
+    const uint32_t op_bytes = (a.tile.m * a.tile.k + a.tile.k * a.tile.n) * sm_bytes;
+    const uint32_t total = pl.tc ? std::max(op_bytes, a.tile.m * a.tile.n * 4u) : op_bytes;
+    t(fmt::format("  // Shared/local memory of the block (axis smem_stage): {} B operand tiles{}.", op_bytes,
+                  pl.tc ? "; the fp32 accumulator tile Cs reuses it after the last stage" : ""));
     if (cuda) {
-      t(fmt::format("  __shared__ __align__(32) {} As{};", sm_t, as_decl));
-      t(fmt::format("  __shared__ __align__(32) {} Bs[BK][BN];", sm_t));
-      if (pl.tc) t("  __shared__ __align__(32) float Cs[BM][BN];");
+      t(fmt::format("  __shared__ __align__(32) unsigned char smem[{}];", total));
     } else {
-      std::string bytes = fmt::format("(BM * BK + BK * BN) * sizeof({})", sm_t);
-      if (pl.tc) bytes += " + BM * BN * sizeof(float)";
-      t(fmt::format("  // Block's local memory (axis smem_stage): {}.", bytes));
-      t(fmt::format("  char* lmem = (char*)__local_mem({});", bytes));
-      t(fmt::format("  {0} (*As){1} = ({0} (*){1})lmem;", sm_t, as_row));
-      t(fmt::format("  {0} (*Bs)[BN] = ({0} (*)[BN])(lmem + BM * BK * sizeof({0}));", sm_t));
-      if (pl.tc) t(fmt::format("  float (*Cs)[BN] = (float (*)[BN])(lmem + (BM * BK + BK * BN) * sizeof({}));", sm_t));
+      t(fmt::format("  unsigned char* smem = (unsigned char*)__local_mem({});", total));
     }
+    t(fmt::format("  {0} (*As){1} = reinterpret_cast<{0} (*){1}>(smem);", sm_t, as_row));
+    t(fmt::format("  {0} (*Bs)[BN] = reinterpret_cast<{0} (*)[BN]>(smem + BM * BK * sizeof({0}));", sm_t));
+    if (pl.tc) t("  float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
   }
   // Value conversion from loader (float, or raw 16-bit on Vortex TCU) to the smem element type.
   auto to_sm = [&](const std::string& v) -> std::string {
@@ -426,7 +467,7 @@ std::string emit_gemm_body(const Plan& pl) {
     }
   }
   if (a.prefetch) {
-    t(fmt::format("  {} pa[FILL_A], pb[FILL_B];  // next stage in registers (axis prefetch)", sm_t));
+    t(fmt::format("  {} pa[FILL_A] = {{}}, pb[FILL_B] = {{}};  // next stage in registers (axis prefetch)", sm_t));
     t("  {");
     t("    const int k0 = k_begin;");
     fill("k0", true, false);
@@ -498,28 +539,39 @@ std::string emit_gemm_body(const Plan& pl) {
   t("  }");
 
   // Epilogue.
-  auto store = [&](const std::string& indent) {
-    if (!exact) t(indent + "VXS_IF((m < d.M) & (n < d.N))");
-    const std::string in = exact ? indent : indent + "  ";
+  // Epilogue of one output element (m, n) with value statement `value` defining v.
+  auto store = [&](const std::string& in, const std::string& value) {
+    const std::string cond = exact ? "" : "(m < d.M) & (n < d.N)";
+    t(in + value);
+    if (!cond.empty()) t(in + "const int ok = " + cond + ";");
+    auto st = [&](const std::string& ptr, const std::string& val) {
+      t(in + (cond.empty() ? fmt::format("*({}) = {};", ptr, val) : fmt::format("VXS_GST({}, {}, ok);", ptr, val)));
+    };
     if (pl.two_launch) {
-      t(in + "ws[((ks * d.Z + z) * d.M + m) * d.N + n] = v;  // fp32 partial (kernel 2 reduces)");
+      st("&ws[((ks * d.Z + z) * d.M + m) * d.N + n]", "v");
+      t(in + "// fp32 partial; kernel 2 reduces the split-K slices and applies the epilogue");
     } else {
       if (pl.has_bias) {
-        t(in + (cuda ? "v += VXS_TO_F(bias[vxs_bias_index(d, z, m, n)]);  // fused epilogue (axis fused_act)"
-                     : "v += VXS_BIAS_F(bias[vxs_bias_index(d, z, m, n)]);  // fused epilogue (axis fused_act)"));
+        const std::string bias_t = cuda ? pl.in_t : (pl.bf16 ? "uint16_t" : "float");
+        const std::string zero = (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0";
+        if (cond.empty()) {
+          t(in + "v += VXS_BIAS_F(bias[vxs_bias_index(d, z, m, n)]);  // fused epilogue (axis fused_act)");
+        } else {
+          t(in + fmt::format("{} bv = {};", bias_t, zero));
+          t(in + "VXS_GLD(bv, &bias[vxs_bias_index(d, z, m, n)], ok);");
+          t(in + "v += VXS_BIAS_F(bv);  // fused epilogue (axis fused_act)");
+        }
       }
       if (pl.relu) t(in + "v = fmaxf(v, 0.0f);");
-      t(in + "out[vxs_out_index(d, z, m, n)] = VXS_FROM_F(v);");
+      st("&out[vxs_out_index(d, z, m, n)]", "VXS_FROM_F(v)");
     }
-    if (!exact) t(indent + "VXS_ENDIF");
   };
   if (!pl.tc) {
     t("  for (int i = 0; i < TM; ++i) {");
     t("    for (int j = 0; j < TN; ++j) {");
     t("      const int m = m0 + ROW(i);");
     t("      const int n = n0 + COL(j);");
-    t("      float v = acc[i][j];");
-    store("      ");
+    store("      ", "float v = acc[i][j];");
     t("    }");
     t("  }");
     t("#undef ROW");
@@ -537,14 +589,13 @@ std::string emit_gemm_body(const Plan& pl) {
     }
     t("  }");
     t("  __syncthreads();");
-    t("  for (int i = 0; i < BM * BN / BS; ++i) {");
+    t("  for (int i = 0; i < OUT_PER_THREAD; ++i) {");
     t("    const int e = tid + i * BS;");
     t(contiguous ? "    const int r = e / BN;" : "    const int r = e % BM;");
     t(contiguous ? "    const int c = e % BN;" : "    const int c = e / BM;");
     t("    const int m = m0 + r;");
     t("    const int n = n0 + c;");
-    t("    float v = Cs[r][c];");
-    store("    ");
+    store("    ", "float v = Cs[r][c];");
     t("  }");
   }
   return t.s;
@@ -556,19 +607,25 @@ std::string emit_epilogue_body(const Plan& pl) {
   t("  // Kernel 2: sum the SPLIT_K fp32 partials in a fixed order (no atomics), then bias/activation.");
   t("  const int i = (int)blockIdx.x * BS + (int)threadIdx.x;");
   t("  const int total = d.Z * d.M * d.N;");
-  t("  VXS_IF(i < total)");
-  t("    const int z = i / (d.M * d.N);");
-  t("    const int mn = i - z * d.M * d.N;");
-  t("    const int m = mn / d.N;");
-  t("    const int n = mn - m * d.N;");
-  t("    float v = 0.0f;");
-  t("    for (int s = 0; s < SPLIT_K; ++s) v += ws[s * total + i];");
+  t("  const int ok = i < total;  // every access below is guarded by ok");
+  t("  const int z = i / (d.M * d.N);");
+  t("  const int mn = i - z * d.M * d.N;");
+  t("  const int m = mn / d.N;");
+  t("  const int n = mn - m * d.N;");
+  t("  float v = 0.0f;");
+  t("  for (int s = 0; s < SPLIT_K; ++s) {");
+  t("    float part = 0.0f;");
+  t("    VXS_GLD(part, &ws[s * total + i], ok);");
+  t("    v += part;");
+  t("  }");
   if (pl.has_bias) {
-    t(cuda ? "    v += VXS_TO_F(bias[vxs_bias_index(d, z, m, n)]);" : "    v += VXS_BIAS_F(bias[vxs_bias_index(d, z, m, n)]);");
+    const std::string bias_t = cuda ? pl.in_t : (pl.bf16 ? "uint16_t" : "float");
+    t(fmt::format("  {} bv = {};", bias_t, (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0"));
+    t("  VXS_GLD(bv, &bias[vxs_bias_index(d, z, m, n)], ok);");
+    t("  v += VXS_BIAS_F(bv);");
   }
-  if (pl.relu) t("    v = fmaxf(v, 0.0f);");
-  t("    out[vxs_out_index(d, z, m, n)] = VXS_FROM_F(v);");
-  t("  VXS_ENDIF");
+  if (pl.relu) t("  v = fmaxf(v, 0.0f);");
+  t("  VXS_GST(&out[vxs_out_index(d, z, m, n)], VXS_FROM_F(v), ok);");
   return t.s;
 }
 

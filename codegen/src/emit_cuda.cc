@@ -243,4 +243,140 @@ Candidate emit_cuda(const DesignPoint& p) {
   return c;
 }
 
+
+SourceFile emit_cuda_driver(const DesignPoint& p, const std::string& name, uint64_t seed) {
+  validate(p);
+  const Plan pl = detail::make_plan(p, Dialect::kCuda);
+  const auto& op = p.fixed.op;
+  const auto ops = check::operands(op);
+  const auto tol = check::tolerance(p.fixed.path, check::CheckKind::kSourceOutput);
+  std::string s = detail::emit_banner(p, "GPU source-output driver");
+  s += "#include \"candidate.cu\"\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n#include <vector>\n\n";
+  s += "#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf(\"RESULT " + name +
+       " CUDA error %s at %s\\n\", cudaGetErrorString(e_), #x); return 1; } } while (0)\n";
+  s += fmt::format("static uint64_t rng = 0x{:x}ull;\n", seed | 1);
+  s += R"(static double uniform01() {
+  rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
+  return ((rng * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
+}
+static double normal01() {
+  const double u1 = uniform01() + 1e-300, u2 = uniform01();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+)";
+  const bool bf = pl.bf16;
+  s += bf ? "typedef __nv_bfloat16 T;\nstatic double stored(double v) { return (double)__bfloat162float(__float2bfloat16((float)v)); }\n"
+          : "typedef float T;\nstatic double stored(double v) { return (double)(float)v; }\n";
+  s += bf ? "static double to_d(T v) { return (double)__bfloat162float(v); }\nstatic T from_d(double v) { return __float2bfloat16((float)v); }\n"
+          : "static double to_d(T v) { return (double)v; }\nstatic T from_d(double v) { return (T)v; }\n";
+  // Reference kernel (double).
+  const std::string relu = op.activation == check::Activation::kRelu ? "  if (acc < 0) acc = 0;\n" : "";
+  s += "\n/// Float64 reference of the op's definition, one thread per output element.\n";
+  s += "__global__ void ref_kernel(const double* in0, const double* in1, const double* in2, double* out, vxs_dims_t d, long long total) {\n";
+  s += "  const long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (o >= total) return;\n  double acc = 0;\n";
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      s += "  const long long m = o / d.N, n = o % d.N;\n";
+      s += "  for (int k = 0; k < d.K; ++k) acc += in0[m * d.K + k] * in1[n * d.K + k];\n";
+      if (op.has_bias) s += "  acc += in2[n];\n";
+      break;
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      s += "  (void)in2;\n  const long long z = o / ((long long)d.M * d.N), mn = o % ((long long)d.M * d.N), m = mn / d.N, n = mn % d.N;\n";
+      s += "  for (int k = 0; k < d.K; ++k) acc += in0[z * d.sa + m * d.K + k] * in1[z * d.sb + (long long)k * d.N + n];\n";
+      break;
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d:
+      s += "  const long long q = o % d.Q, p = (o / d.Q) % d.P, ko = (o / ((long long)d.P * d.Q)) % d.ck, nb = o / ((long long)d.P * d.Q * d.ck);\n";
+      s += "  const long long g = ko / d.kg;\n";
+      s += "  for (int c = 0; c < d.cg; ++c) for (int r = 0; r < d.cr; ++r) for (int t = 0; t < d.cs; ++t) {\n";
+      s += "    const long long h = p * d.sh - d.ph + r * d.dh, w = q * d.sw - d.pw + t * d.dw;\n";
+      s += "    if (h < 0 || h >= d.ch || w < 0 || w >= d.cw) continue;\n";
+      s += "    acc += in0[((nb * d.cc + g * d.cg + c) * d.ch + h) * d.cw + w] * in1[((ko * d.cg + c) * d.cr + r) * d.cs + t];\n  }\n";
+      if (op.has_bias) s += "  acc += in2[ko];\n";
+      break;
+  }
+  s += relu + "  out[o] = acc;\n}\n\n";
+  s += "int main() {\n  const vxs_dims_t d = VXS_DIMS;\n";
+  s += fmt::format("  const double fan_in = {};\n", op.fan_in());
+  s += fmt::format("  const int n_in = {};\n", ops.size());
+  s += "  const long long numel[3] = {";
+  for (size_t i = 0; i < 3; ++i) s += fmt::format("{}{}", i ? ", " : "", i < ops.size() ? ops[i].numel() : 0);
+  s += "};\n  const bool weight[3] = {";
+  for (size_t i = 0; i < 3; ++i) {
+    s += fmt::format("{}{}", i ? ", " : "", i < ops.size() && ops[i].role != check::OperandRole::kActivation ? "true" : "false");
+  }
+  s += "};\n";
+  s += fmt::format("  const long long out_n = {};\n  const size_t ws_bytes = {};\n", check::output_numel(op),
+                   detail::workspace_floats(p) * 4);
+  s += R"(  std::vector<std::vector<double>> h(3);
+  T* dt[3] = {nullptr, nullptr, nullptr};
+  double* dd[3] = {nullptr, nullptr, nullptr};
+  for (int i = 0; i < n_in; ++i) {
+    h[i].resize(numel[i]);
+    const double sc = weight[i] ? 1.0 / std::sqrt(fan_in) : 1.0;
+    std::vector<T> ht(numel[i]);
+    for (long long e = 0; e < numel[i]; ++e) { h[i][e] = stored(sc * normal01()); ht[e] = from_d(h[i][e]); }
+    CK(cudaMalloc(&dt[i], numel[i] * sizeof(T)));
+    CK(cudaMalloc(&dd[i], numel[i] * sizeof(double)));
+    CK(cudaMemcpy(dt[i], ht.data(), numel[i] * sizeof(T), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dd[i], h[i].data(), numel[i] * sizeof(double), cudaMemcpyHostToDevice));
+  }
+  T* out = nullptr; double* ref = nullptr; float* ws = nullptr;
+  CK(cudaMalloc(&out, out_n * sizeof(T)));
+  CK(cudaMemset(out, 0xFF, out_n * sizeof(T)));  // NaN poison: every element must be written
+  CK(cudaMalloc(&ref, out_n * sizeof(double)));
+  if (ws_bytes) { CK(cudaMalloc(&ws, ws_bytes)); CK(cudaMemset(ws, 0xFF, ws_bytes)); }
+)";
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      s += "  const int err = vxs_launch(dt[0], dt[1], dt[2], out, ws, d.M, d.N, d.K, 0);\n";
+      break;
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      s += "  const int err = vxs_launch(dt[0], dt[1], out, ws, d.Z, d.M, d.N, d.K, d.sa, d.sb, 0);\n";
+      break;
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d:
+      s += "  const int err = vxs_launch(dt[0], dt[1], dt[2], out, ws, d.cn, d.cc, d.ch, d.cw, d.ck, d.cr, d.cs, d.sh, d.sw, d.ph, d.pw, d.dh, d.dw, d.Z, 0);\n";
+      break;
+  }
+  s += "  CK((cudaError_t)err);\n  CK(cudaDeviceSynchronize());\n";
+  s += "  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));\n";
+  s += "  CK(cudaEventRecord(e0));\n  for (int it = 0; it < 10; ++it) (void)vxs_launch(";
+  switch (op.family) {
+    case check::OpFamily::kLinear: s += "dt[0], dt[1], dt[2], out, ws, d.M, d.N, d.K, 0);\n"; break;
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm: s += "dt[0], dt[1], out, ws, d.Z, d.M, d.N, d.K, d.sa, d.sb, 0);\n"; break;
+    default: s += "dt[0], dt[1], dt[2], out, ws, d.cn, d.cc, d.ch, d.cw, d.ck, d.cr, d.cs, d.sh, d.sw, d.ph, d.pw, d.dh, d.dw, d.Z, 0);\n"; break;
+  }
+  s += "  CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1));\n  float ms = 0; CK(cudaEventElapsedTime(&ms, e0, e1));\n";
+  // reference inputs order: conv ref takes x then weight; linear x, weight; bmm a, b.
+  s += "  ref_kernel<<<(unsigned)((out_n + 255) / 256), 256>>>(dd[0], dd[1], dd[2], ref, d, out_n);\n";
+  s += "  CK(cudaGetLastError());\n  CK(cudaDeviceSynchronize());\n";
+  s += "  std::vector<T> ho(out_n); std::vector<double> hr(out_n);\n";
+  s += "  CK(cudaMemcpy(ho.data(), out, out_n * sizeof(T), cudaMemcpyDeviceToHost));\n";
+  s += "  CK(cudaMemcpy(hr.data(), ref, out_n * sizeof(double), cudaMemcpyDeviceToHost));\n";
+  s += fmt::format("  const double atol = {:g}, rtol = {:g};\n", tol.atol, tol.rtol);
+  s += R"(  long long failed = 0, nonfinite = 0; double max_abs = 0, max_rel = 0; bool all_zero = true, constant = true;
+  const double first = to_d(ho[0]);
+  for (long long e = 0; e < out_n; ++e) {
+    const double c = to_d(ho[e]), r = hr[e];
+    if (!std::isfinite(c)) { ++nonfinite; ++failed; continue; }
+    if (c != 0) all_zero = false;
+    if (c != first) constant = false;
+    const double diff = std::fabs(c - r);
+    if (diff > max_abs) max_abs = diff;
+    if (r != 0 && diff / std::fabs(r) > max_rel) max_rel = diff / std::fabs(r);
+    if (!(diff <= atol + rtol * std::fabs(r))) ++failed;
+  }
+  const bool pass = failed == 0 && !all_zero && !(constant && out_n > 1);
+)";
+  s += fmt::format("  std::printf(\"RESULT {} path={} elements=%lld max_abs=%.3e max_rel=%.3e failed=%lld non_finite=%lld "
+                   "time_us=%.1f %s\\n\", out_n, max_abs, max_rel, failed, nonfinite, ms * 100.0, pass ? \"PASS\" : \"FAIL\");\n",
+                   name, check::to_string(p.fixed.path));
+  s += "  return pass ? 0 : 2;\n}\n";
+  return {"driver.cu", s};
+}
+
 }  // namespace vxsynth::codegen

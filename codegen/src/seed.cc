@@ -1,6 +1,7 @@
 #include "vxsynth/codegen/seed.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -55,47 +56,61 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   p.axes.fused_act = (fixed.op.is_conv() && has_epilogue) ? Epilogue::kSeparate : Epilogue::kFused;
   const GemmView g = gemm_view(fixed.op);
 
-  std::vector<std::pair<uint32_t, uint32_t>> tiles;
-  if (hint && hint->m > 0 && hint->n > 0) tiles.emplace_back(hint->m, hint->n);
-  for (auto t : std::initializer_list<std::pair<uint32_t, uint32_t>>{
-           {64, 64}, {32, 32}, {64, 32}, {32, 64}, {128, 64}, {64, 128}, {128, 128}, {16, 16}, {16, 32}, {32, 16},
-           {128, 32}, {32, 128}, {256, 64}, {64, 256}, {8, 8}, {16, 8}, {8, 16}, {256, 128}, {128, 256}}) {
-    tiles.push_back(t);
-  }
-  // Prefer tiles no larger than the (power-of-two rounded) GEMM, so small shapes are not all edge.
-  const int64_t mcap = round_pow2(g.m), ncap = round_pow2(g.n);
-  std::stable_partition(tiles.begin(), tiles.end(), [&](const auto& t) {
-    return static_cast<int64_t>(t.first) <= std::max<int64_t>(mcap, 16) &&
-           static_cast<int64_t>(t.second) <= std::max<int64_t>(ncap, 16);
-  });
-  std::string last;
-  for (const auto& [bm, bn] : tiles) {
-    p.axes.tile.m = bm;
-    p.axes.tile.n = bn;
-    std::vector<std::pair<uint32_t, uint32_t>> regs;
-    std::vector<uint32_t> bks;
-    if (tc) {
-      const auto f = frag_dims(p.axes.tensor_core.shape);
-      const auto v = vortex_tcu_tile(p.vortex.threads);
-      const uint32_t l = std::lcm(f[2], v[2]);
-      regs = {{1, 1}};
-      bks = {l, 2 * l};
-    } else {
-      regs = {{4, 4}, {2, 2}, {4, 2}, {2, 4}, {1, 1}, {2, 1}, {1, 2}, {4, 1}, {1, 4}, {8, 8}};
-      bks = {8, 16, 32, 4, 2, 1};
-      if (hint && hint->k > 0) bks.insert(bks.begin(), hint->k);
+  // Candidate (BM, BN, TM, TN) tiles, best first: the kernel-name hint; then tiles that do not
+  // exceed the (power-of-two rounded) GEMM, closest to square, area closest to 64x64.
+  struct Shape { uint32_t bm, bn, tm, tn; };
+  std::vector<Shape> shapes;
+  std::vector<uint32_t> bks;
+  const uint32_t bs = fixed.block_size;
+  if (tc) {
+    const auto f = frag_dims(p.axes.tensor_core.shape);
+    const auto v = vortex_tcu_tile(p.vortex.threads);
+    const uint32_t lm = std::lcm(f[0], v[0]), ln = std::lcm(f[1], v[1]), lk = std::lcm(f[2], v[2]);
+    for (uint32_t bm = lm; bm <= 256; bm += lm) {
+      for (uint32_t bn = ln; bn <= 256; bn += ln) shapes.push_back({bm, bn, 1, 1});
     }
-    for (const auto& [tm, tn] : regs) {
-      for (uint32_t bk : bks) {
-        p.axes.reg_tile = {tm, tn};
-        p.axes.tile.k = bk;
-        p.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
-        last = validation_errors(p);
-        if (last.empty()) return p;
+    bks = {lk, 2 * lk, 3 * lk, 4 * lk};
+  } else {
+    for (auto [tm, tn] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
+             {4, 4}, {2, 2}, {4, 2}, {2, 4}, {8, 8}, {8, 4}, {4, 8}, {1, 1}, {2, 1}, {1, 2}}) {
+      for (uint32_t tx = 1; tx <= bs; ++tx) {
+        if (bs % tx != 0) continue;
+        const uint32_t bm = (bs / tx) * tm, bn = tx * tn;
+        if (bm <= 256 && bn <= 256) shapes.push_back({bm, bn, tm, tn});
       }
     }
+    bks = {8, 16, 32, 4, 2, 1, 24, 12, 6, 3};
   }
-  throw make_error("no valid seed for {} (block size {}); last attempt:\n{}", check::describe(fixed.op),
+  const int64_t mcap = std::max<int64_t>(round_pow2(g.m), 16), ncap = std::max<int64_t>(round_pow2(g.n), 16);
+  auto score = [&](const Shape& t) {
+    const bool fits = static_cast<int64_t>(t.bm) <= mcap && static_cast<int64_t>(t.bn) <= ncap;
+    const double aspect = std::abs(std::log2(static_cast<double>(t.bm) / t.bn));
+    const double area = std::abs(std::log2(static_cast<double>(t.bm) * t.bn / 4096.0));
+    const double reg = (t.tm == 4 && t.tn == 4) ? 0.0 : 0.25;
+    return (fits ? 0.0 : 100.0) + aspect + 0.5 * area + reg;
+  };
+  std::stable_sort(shapes.begin(), shapes.end(), [&](const Shape& x, const Shape& y) { return score(x) < score(y); });
+  if (hint && hint->m > 0 && hint->n > 0) {
+    // The hint's tile first, with any micro-tile that keeps the block size.
+    std::vector<Shape> hinted;
+    for (const auto& t : shapes) {
+      if (t.bm == hint->m && t.bn == hint->n) hinted.push_back(t);
+    }
+    shapes.insert(shapes.begin(), hinted.begin(), hinted.end());
+    if (hint->k > 0) bks.insert(bks.begin(), hint->k);
+  }
+  std::string last;
+  for (const auto& t : shapes) {
+    for (uint32_t bk : bks) {
+      p.axes.tile = {t.bm, t.bn, bk};
+      p.axes.reg_tile = {t.tm, t.tn};
+      p.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
+      const std::string e = validation_errors(p);
+      if (e.empty()) return p;
+      if (last.empty()) last = e;
+    }
+  }
+  throw make_error("no valid seed for {} (block size {}); first attempt:\n{}", check::describe(fixed.op),
                    fixed.block_size, last);
 }
 

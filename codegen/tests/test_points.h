@@ -99,7 +99,27 @@ inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath p
   return out;
 }
 
-/// Every family × path × {seed, v1, v2, v3}.
+/// BF16 storage on the SIMT engine (a bf16 reference whose counters showed no tensor-pipe use):
+/// fp32 math on bf16 operands, bf16 output. Seed and v1 per family.
+inline std::vector<Case> simt_bf16_cases() {
+  std::vector<Case> out;
+  for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kBmm, check::OpFamily::kConv1d}) {
+    FixedProperties f = small_fixed(fam, check::PrecisionPath::kBf16);
+    f.engine = core::EngineClass::kSimt;
+    f.block_size = 64;
+    const DesignPoint s = seed_design_point(f);
+    DesignPoint v1 = s;
+    v1.axes.smem_stage = false;
+    v1.axes.boundary = Boundary::kClamp;
+    v1.axes.lane_map = LaneMap::kStrided;
+    const std::string base = std::string(check::to_string(fam)) + "_bf16simt";
+    out.push_back({base + "_seed", s});
+    out.push_back({base + "_v1", v1});
+  }
+  return out;
+}
+
+/// Every family × path × {seed, v1, v2, v3}, plus the SIMT BF16 cases.
 inline std::vector<Case> all_cases() {
   std::vector<Case> out;
   for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
@@ -108,6 +128,7 @@ inline std::vector<Case> all_cases() {
       for (auto& c : variants(fam, path)) out.push_back(std::move(c));
     }
   }
+  for (auto& c : simt_bf16_cases()) out.push_back(std::move(c));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
 
 #include "test_points.h"
 #include "vxsynth/codegen/vortex_check.h"
@@ -34,6 +35,8 @@ TEST_P(VortexRuns, PassesCandidateCheckOnVxsim) {
   ASSERT_TRUE(r.report.has_value()) << r.summary();
   EXPECT_TRUE(r.passed()) << r.summary() << "\n" << r.run.run.output;
   EXPECT_EQ(r.report->reference, check::ReferenceKind::kCpuFloat64);
+  // One line per run for docs/codegen.md "Measured errors" (grep MEASURED).
+  std::cout << "MEASURED " << c.name << " " << r.report->summary() << "\n";
   EXPECT_NE(r.run.run.output.find("PASSED!"), std::string::npos) << r.run.run.output;  // main.cpp's own check
 }
 
@@ -45,6 +48,7 @@ std::vector<testing_points::Case> fp32_cases() {
       for (auto& c : testing_points::variants(fam, path)) out.push_back(std::move(c));
     }
   }
+  for (auto& c : testing_points::simt_bf16_cases()) out.push_back(std::move(c));
   return out;
 }
 

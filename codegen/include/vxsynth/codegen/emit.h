@@ -47,6 +47,15 @@ inline constexpr const char* kCudaFileName = "candidate.cu";
 /// `forward_into(out, ...)` (writes a caller-provided, e.g. NaN-poisoned, output).
 [[nodiscard]] Candidate emit_cuda(const DesignPoint& p);
 
+/// Source-output measurement driver for the GPU: `driver.cu` includes `candidate.cu`, draws inputs
+/// (xorshift + Box–Muller, scaled like emit_vortex's main.cpp: activations N(0,1), weights and bias
+/// N(0, 1/fan_in), rounded to the storage type), NaN-poisons the output, calls vxs_launch, computes
+/// a float64 reference with a naive double-precision kernel of the op's definition, compares every
+/// element under the path's source-output tolerance (NaN/Inf, all-zero and constant outputs fail)
+/// and prints one line `RESULT <name> path=… elements=… max_abs=… max_rel=… failed=… non_finite=…
+/// PASS|FAIL`. Build: `nvcc -arch=sm_90 -O2 -o driver driver.cu`.
+[[nodiscard]] SourceFile emit_cuda_driver(const DesignPoint& p, const std::string& name, uint64_t seed);
+
 /// Vortex candidate for `p` (validated first). Files: kernel.cpp, main.cpp, common.h, Makefile.
 ///
 /// main.cpp: `./<project> [-d DIR]`. Without -d it draws its own inputs, runs the kernel(s) on the
