@@ -89,10 +89,15 @@ WmmaRun run_wmma(const Geo& g, Case which, uint32_t seed) {
   for (uint32_t r = 0; r < g.nrc; ++r) {
     for (uint32_t t = 0; t < g.nt; ++t) {
       uint32_t bits = F(rc + r, t);
-      double v = is_int ? static_cast<int32_t>(bits)
-                        : (which == kFp16Fp16 ? std::bit_cast<float>(fp::f16_to_f32(static_cast<uint16_t>(bits)))
-                                              : std::bit_cast<float>(bits));
-      if (which == kFp16Fp16) EXPECT_EQ(bits >> 16, 0xFFFFu) << "16-bit result is NaN-boxed";
+      double v = 0;
+      if (is_int) {
+        v = static_cast<double>(static_cast<int32_t>(bits));
+      } else if (which == kFp16Fp16) {
+        v = static_cast<double>(std::bit_cast<float>(fp::f16_to_f32(static_cast<uint16_t>(bits))));
+        EXPECT_EQ(bits >> 16, 0xFFFFu) << "16-bit result is NaN-boxed";
+      } else {
+        v = static_cast<double>(std::bit_cast<float>(bits));
+      }
       out.D[c_index(r, t)] = v;
     }
   }
@@ -126,7 +131,7 @@ TEST_P(Wmma, Int8ToInt32MatchesMatrixProduct) {
 }
 
 INSTANTIATE_TEST_SUITE_P(WarpWidths, Wmma, ::testing::ValuesIn(kGeos),
-                         [](const auto& info) { return "nt" + std::to_string(info.param.nt); });
+                         [](const ::testing::TestParamInfo<Geo>& p) { return "nt" + std::to_string(p.param.nt); });
 
 TEST(WmmaErrors, UnsupportedFormatAndPartialMask) {
   try {
