@@ -85,3 +85,23 @@ TEST(Simt, VoteAndShfl) {
 
 }  // namespace
 }  // namespace vxsim::test
+
+namespace vxsim::test {
+namespace {
+
+TEST(Simt, ThreadLastOperandsPredNAndInactiveShflSource) {
+  AsmMachine m("simt_rules");
+  m.run();
+  EXPECT_EQ(m.word("masks", 0), 0x3u);  // TMC took lane 3's operand
+  EXPECT_EQ(m.word("masks", 1), 0x5u);  // PRED.N kept the even lanes
+  EXPECT_EQ(m.word("masks", 2), 0xAu);  // restore mask from lane 2, the highest active lane
+  EXPECT_EQ(m.word("masks", 3), 0xFu);
+  for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(m.word("jres", t), 13u) << "JALR target of lane 3, lane " << t;
+  EXPECT_EQ(m.word("shres", 0), 7u);    // inactive lanes do not write
+  EXPECT_EQ(m.word("shres", 1), 100u);  // lane 0's value although lane 0 is inactive
+  EXPECT_EQ(m.word("shres", 2), 7u);
+  EXPECT_EQ(m.word("shres", 3), 100u);
+}
+
+}  // namespace
+}  // namespace vxsim::test
