@@ -124,6 +124,46 @@ TEST(RealKernel, CodegenSpaceMovesAndExampleAgentEditTheRealSeed) {
   fs::remove_all(work);
 }
 
+// The ncu backend's standalone launcher compiles with the real seed candidate (nvcc, sm_90,
+// compile-only here; running it needs the GPU machine).
+TEST(RealKernel, NcuStandaloneHarnessCompilesWithTheRealCandidate) {
+  const fs::path nvcc = "/usr/local/cuda/bin/nvcc";
+  if (!fs::exists(nvcc)) GTEST_SKIP() << "nvcc is absent";
+  const Reference ref = act_kernel("k4");
+  const auto space = make_codegen_space(ref.context);
+  const fs::path dir = fs::temp_directory_path() / fmt::format("refine_e2e_ncu_{}", ::getpid());
+  fs::remove_all(dir);
+  write_tree(dir, space->render(space->seed_design()));
+  const std::string harness =
+      standalone_harness(check::op_spec_from_context(ref.context), check::PrecisionPath::kFp32);
+  EXPECT_NE(harness.find("vxs_launch((const T*)buf[0], (const T*)buf[1], (const T*)buf[2], out, ws, 100, 512, 512, 0)"),
+            std::string::npos)
+      << harness;
+  write_file_atomic(dir / "cuda" / "vxs_standalone.cu", harness);
+  for (const char* tu : {"candidate.cu", "vxs_standalone.cu"}) {
+    const ProcessResult r = run_process({nvcc.string(), "-arch=sm_90", "-std=c++17", "-O2", "-c", tu, "-o",
+                                         std::string(tu) + ".o"},
+                                        dir / "cuda", 300);
+    EXPECT_TRUE(r.ok()) << tu << ": " << r.output;
+  }
+  fs::remove_all(dir);
+}
+
+// CUDA-first evidence captured on the H200 (tests/data/h200/act_k4_seed_cuda.*): the seed's CUDA
+// candidate, profiled by the ncu backend's standalone launch, is at D = 0.1395 from the reference.
+TEST(RealKernel, CapturedCudaFirstSeedSignatureOfActK4) {
+  const Reference ref = act_kernel("k4");
+  const core::NcuReport rep = core::read_ncu_csv(fs::path(VXSYNTH_REFINE_TEST_DATA) /
+                                                 "h200/act_k4_seed_cuda.ncu_raw.csv");
+  ASSERT_EQ(rep.kernels.size(), 1u);
+  const core::NcuKernel& k = rep.kernels[0];
+  EXPECT_EQ(k.block[0] * k.block[1] * k.block[2], ref.context.launch.block_size());  // fixed property 3
+  const core::DistanceReport d = core::distance(core::signature_from_ncu(k, rep.arch).signature, ref.signature);
+  ASSERT_TRUE(d.d_value.has_value());
+  EXPECT_NEAR(*d.d_value, 0.1395, 5e-5);
+  EXPECT_EQ(d.entered().size(), 10u);
+}
+
 TEST(RealKernel, KillMidRevisionThenResumeOnVxsim) {
   if (!toolchain_present()) GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
   const Reference ref = act_kernel("k4");

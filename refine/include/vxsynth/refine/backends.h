@@ -9,13 +9,19 @@
 ///    CPU reference, compiles the CUDA candidate with nvcc where present (the source-output check
 ///    needs a GPU and is recorded as not run), and reads the Vortex-side signature the vxsim
 ///    runtime writes to $VXSIM_SIGNATURE.
-///  - NcuBackend ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): see ncu_backend.cc.
+///  - ncu backend ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): the CUDA candidate
+///    is compiled with nvcc together with a standalone harness and launched once at the profiled
+///    shape under Nsight Compute (the reference's settings: --clock-control none, caches flushed);
+///    its longest kernel gives the signature; source-output check = CUDA vs float64 CPU reference
+///    (no operator swap yet), candidate check = Vortex (vxsim) vs CUDA.
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "vxsynth/check/op_spec.h"
+#include "vxsynth/check/precision.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/context.h"
 #include "vxsynth/refine/agent.h"
@@ -43,9 +49,12 @@ struct VxsimBackendOptions {
 /// Options of the ncu backend.
 struct NcuBackendOptions {
   std::filesystem::path sdk_dir;    ///< for the Vortex side of the candidate check
-  std::string python = "python3";   ///< interpreter with torch + vxsynth_torch
-  std::string ncu = "ncu";
+  std::string ncu = "ncu";          ///< Nsight Compute CLI
 };
+
+/// Source of the standalone launcher of a CUDA candidate (reads DIR/<operand>.bin, calls
+/// codegen's `vxs_launch` once on a NaN-poisoned output, writes DIR/cuda_out.bin).
+[[nodiscard]] std::string standalone_harness(const check::OpSpec& op, check::PrecisionPath path);
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
 
 /// True when `nvidia-smi -L` lists a GPU (the default-backend rule).
