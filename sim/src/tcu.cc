@@ -102,23 +102,26 @@ void tcu_wmma(ExecCtx& c, const Decoded& d) {
               }
               result[lane] = C[lane] + acc;
             } else {
-              // Products of 16-bit inputs are exact in binary32; the dot product is summed in
-              // (z, e) order in binary32 round-to-nearest-even, then added to C.
-              float dot = 0.0f;
+              // SimX's FEDP order (vortex master sim/simx/tensor_unit.cpp, read for the facts):
+              // the accumulator starts at C and takes one product at a time in (z, e) order.
+              // fp32 output: acc = acc + a·b in binary32 RNE (16-bit products are exact).
+              // 16-bit output: acc stays in the output format, each step is a binary32 fused
+              // multiply-add rounded back to fp16/bf16 (RNE).
+              uint32_t acc = C[lane];
               for (uint32_t z = 0; z < g.tcK; ++z) {
                 for (uint32_t e = 0; e < epw; ++e) {
                   float p = in_value(A[i * g.tcK + z], e) * in_value(B[b_off + j * g.tcK + z], e);
-                  dot = dot + p;
+                  if (out_fmt == kFp32) {
+                    acc = as_bits(as_float(acc) + p);
+                  } else {
+                    float a16 = as_float(out_fmt == kFp16 ? fp::f16_to_f32(static_cast<uint16_t>(acc))
+                                                          : fp::bf16_to_f32(static_cast<uint16_t>(acc)));
+                    uint32_t sum = as_bits(a16 + p);
+                    acc = out_fmt == kFp16 ? fp::f32_to_f16(sum) : fp::f32_to_bf16(sum);
+                  }
                 }
               }
-              uint32_t cbits = C[lane];
-              float cval = out_fmt == kFp32 ? as_float(cbits)
-                                            : as_float(out_fmt == kFp16 ? fp::f16_to_f32(static_cast<uint16_t>(cbits))
-                                                                        : fp::bf16_to_f32(static_cast<uint16_t>(cbits)));
-              uint32_t r = as_bits(cval + dot);
-              if (out_fmt == kFp16) r = 0xFFFF0000u | fp::f32_to_f16(r);
-              if (out_fmt == kBf16) r = 0xFFFF0000u | fp::f32_to_bf16(r);
-              result[lane] = r;
+              result[lane] = acc;  // 16-bit results sit zero-extended in the low half, as in SimX
             }
           }
         }
