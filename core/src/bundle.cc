@@ -419,6 +419,12 @@ SignatureRef load_signature_ref(const std::string& spec) {
 
 // ---- import -------------------------------------------------------------------------------------
 ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, const ImportOptions& options) {
+  if (trace.cc_major > 0) {
+    const std::string trace_cc = fmt::format("{}.{}", trace.cc_major, trace.cc_minor);
+    if (trace_cc != arch_info(ncu.arch).cc)
+      throw make_error("{} was recorded on CC {} ({}) but {} was profiled on CC {}: not the same GPU", trace.path,
+                       trace_cc, trace.gpu_name, ncu.path, arch_info(ncu.arch).cc);
+  }
   ReferenceBundle b;
   b.workload = options.workload.empty() ? workload_from_path(trace.path) : options.workload;
   b.arch = ncu.arch;

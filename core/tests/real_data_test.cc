@@ -300,6 +300,22 @@ TEST(RealData, BundleRoundTripsAndCarriesProvenance) {
   EXPECT_EQ(to_json(bundle_from_json(to_json(b), "b.json")), to_json(b));
 }
 
+TEST(RealData, TraceAndNcuFromDifferentGpusAreRejected) {
+  TorchTrace tr = read_torch_trace(data("linear_fp32_simt.trace.json.gz"));
+  const NcuReport ncu = read_ncu_csv(data("linear_fp32_simt.ncu_raw.csv"));
+  EXPECT_NO_THROW((void)import_profile(tr, ncu));
+  tr.cc_major = 8;  // as if the trace had been recorded on an A100
+  try {
+    (void)import_profile(tr, ncu);
+    FAIL() << "accepted a CC 8.0 trace with a CC 9.0 ncu file";
+  } catch (const vxsynth::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("recorded on CC 8.0"), std::string::npos) << e.what();
+  }
+  // And an ncu file of another workload joins nothing.
+  const TorchTrace conv = read_torch_trace(data("conv2d_fp32_simt.trace.json.gz"));
+  EXPECT_THROW((void)import_profile(conv, ncu), vxsynth::Error);
+}
+
 TEST(RealData, WrongArchitectureIsRejected) {
   NcuImportOptions o;
   o.expect_arch = Arch::kAmpere;

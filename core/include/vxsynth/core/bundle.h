@@ -68,7 +68,8 @@ struct ImportOptions {
 };
 
 /// Ranks the trace's hot kernels, joins them to the ncu rows, and builds context + signature for
-/// each. Throws vxsynth::Error when no ncu row matches any trace kernel (different workloads?).
+/// each. Throws vxsynth::Error when the trace's deviceProperties CC differs from the ncu file's, or
+/// when no ncu row matches any trace kernel (different workloads?).
 [[nodiscard]] ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu,
                                              const ImportOptions& options = {});
 
