@@ -1,5 +1,6 @@
 #include "csv.h"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "vxsynth/common/error.h"
@@ -64,7 +65,7 @@ std::optional<double> parse_ncu_number(std::string_view cell) {
   if (s.empty() || s == "n/a") return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return std::nullopt;
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 

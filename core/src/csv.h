@@ -19,7 +19,8 @@ struct CsvRecord {
 /// unterminated quoted field. Empty lines are skipped.
 std::vector<CsvRecord> parse_csv(std::string_view text, std::size_t first_line, const std::string& path);
 
-/// A number as ncu prints it: thousands separators removed; nullopt for "n/a", "" or non-numeric.
+/// A number as ncu prints it: thousands separators removed; nullopt for "n/a", "", non-numeric text
+/// and non-finite values ("nan", "inf").
 std::optional<double> parse_ncu_number(std::string_view cell);
 
 }  // namespace vxsynth::core::detail

@@ -185,6 +185,22 @@ TEST(NcuBadInput, DetailsUnknownMetricIsMissing) {
   EXPECT_NE(e.find("sm__warps_active.avg.pct_of_peak_sustained_active"), std::string::npos) << e;
 }
 
+TEST(NcuBadInput, NotAvailableCellsMakeTheMetricNa) {
+  auto cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols) {
+    if (c.name == "lts__t_sector_hit_rate.pct") c.value = "n/a";
+    if (c.name == "dram__bytes_write.sum") c.value = "nan";
+  }
+  const auto rep = parse_ncu_csv(render(cols), "x.csv");
+  const auto sig = signature_from_ncu(rep.kernels[0], rep.arch);
+  EXPECT_FALSE(sig.signature[MetricId::kL2HitRate].has_value());
+  EXPECT_FALSE(sig.signature[MetricId::kArithIntensity].has_value());
+  EXPECT_TRUE(sig.signature[MetricId::kL1HitRate].has_value());
+  ASSERT_EQ(sig.notes.size(), 2u);
+  EXPECT_EQ(sig.notes[0], "l2_hit_rate: lts__t_sector_hit_rate.pct is 'n/a'");
+  EXPECT_EQ(sig.notes[1], "arith_intensity: dram__bytes_write.sum is 'nan'");
+}
+
 TEST(NcuParse, Dim3) {
   EXPECT_EQ(parse_dim3("(384, 1, 1)"), (std::array<uint32_t, 3>{384, 1, 1}));
   EXPECT_EQ(parse_dim3("[2,66,1]"), (std::array<uint32_t, 3>{2, 66, 1}));
