@@ -625,8 +625,9 @@ void ExecCtx::csr_write(uint32_t lane, uint32_t csr, uint32_t value) {
       return;  // read as 0 in SimX; writes have no effect
     default: break;
   }
-  if ((csr >= 0xB00 && csr <= 0xB1F) || (csr >= 0xB80 && csr <= 0xB9F)) return;  // ignored
-  bool read_only = (csr >> 10) == 3;  // 0xC00-0xFFF are read-only by the RISC-V CSR map
+  // MPM counters are read-only for kernels (SimX aborts on the write), like 0xC00-0xFFF, which
+  // the RISC-V CSR map makes read-only.
+  bool read_only = (csr >> 10) == 3 || (csr >= 0xB00 && csr <= 0xB1F) || (csr >= 0xB80 && csr <= 0xB9F);
   throw sim_error(ErrorKind::kCsr, "{} CSR {:#05x} at PC {:#010x} (core {}, warp {}, lane {})",
                   read_only ? "write to read-only" : "write to unsupported", csr, pc, core.id_, wid, lane);
 }

@@ -120,6 +120,12 @@ TEST(Errors, UnsupportedCsr) {
   expect_has(f.message, "unsupported CSR 0x7c0");
 }
 
+TEST(Errors, MpmCountersAreReadOnly) {
+  Fault f = run_case(15);
+  EXPECT_EQ(f.kind, ErrorKind::kCsr);
+  expect_has(f.message, "write to read-only CSR 0xb00");
+}
+
 TEST(Errors, ConsoleAcceptsOnlyBytes) {
   Fault f = run_case(9);
   EXPECT_EQ(f.kind, ErrorKind::kOutOfRange);

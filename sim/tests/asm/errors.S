@@ -94,8 +94,11 @@ case_print:                /* 13: console output, then a normal exit with code 3
 case_ebreak:               /* 14 */
   ebreak
 
+case_mpm_write:            /* 15: kernels cannot write MPM counters */
+  csrw 0xB00, zero
+
   .data
   .align 2
 selector: .word 0
 table: .word case_diverge, case_illegal, case_misaligned, case_null, case_acl, case_ipdom, case_deadlock
-       .word case_budget, case_csr, case_console, case_frm, case_join, case_jump, case_print, case_ebreak
+       .word case_budget, case_csr, case_console, case_frm, case_join, case_jump, case_print, case_ebreak, case_mpm_write
