@@ -169,6 +169,7 @@ void TimingConfig::validate() const {
   if (icache.banks == 0) throw vxsynth::make_error("timing config: icache.banks must be ≥ 1");
   if (l2.enabled && l2.banks == 0) throw vxsynth::make_error("timing config: l2.banks must be ≥ 1");
   if (l3.enabled && l3.banks == 0) throw vxsynth::make_error("timing config: l3.banks must be ≥ 1");
+  if (lmem.banks > 32) throw vxsynth::make_error("timing config: lmem.banks = {} must be 0 (auto) or 1..32", lmem.banks);
   if (lmem.enabled && (!is_pow2(lmem.size) || lmem.size < 4)) {
     throw vxsynth::make_error("timing config: lmem.size = {} must be a power of two", lmem.size);
   }

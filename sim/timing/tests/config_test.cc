@@ -119,6 +119,9 @@ TEST(TimingConfig, ValidateRejectsInconsistentValues) {
   c.l2.line = 128;
   EXPECT_NE(error_of([&] { c.validate(); }).find("l2.line"), std::string::npos);
   c = TimingConfig{};
+  c.lmem.banks = 64;
+  EXPECT_NE(error_of([&] { c.validate(); }).find("lmem.banks"), std::string::npos);
+  c = TimingConfig{};
   c.warps = 33;
   EXPECT_NE(error_of([&] { c.validate(); }).find("warps"), std::string::npos);
 }
