@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <memory>
 
 #include "vxsim/core.h"
 #include "vxsim/error.h"
@@ -36,8 +37,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   cfg.strict_divergence = !no_strict;
+  std::unique_ptr<vxsim::Processor> owner;
   try {
-    vxsim::Processor proc(cfg);
+    owner = std::make_unique<vxsim::Processor>(cfg);
+    vxsim::Processor& proc = *owner;
     if (trace) proc.set_trace(&std::cerr);
     vxsim::load_program(proc, program);
     proc.reset();
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
     }
     return static_cast<int>(r.exit_code);
   } catch (const vxsynth::Error& e) {
+    if (owner) owner->flush_console();  // what the kernel printed before the fault
     std::cerr << "vxsim: error: " << e.what() << "\n";
     return 2;
   }
