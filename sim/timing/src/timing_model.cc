@@ -153,9 +153,10 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
   Cache& ic = mem_->icache(core.id);
-  uint64_t fetched = ic.read(in.pc / mem_->block_bytes(), now_, core.id);
+  const uint64_t request = now_ + cfg_.fetch_latency;
+  uint64_t fetched = ic.read(in.pc / mem_->block_bytes(), request, core.id);
   ++c.ifetches;
-  c.ifetch_latency += fetched - now_;
+  c.ifetch_latency += fetched - request;
 
   uint32_t pos = (warp.head + warp.count) % cfg_.ibuf_size;
   Slot& s = warp.ibuf[pos];
@@ -214,15 +215,16 @@ void TimingModel::issue(Core& core, uint32_t w) {
   c.fp_flops += s.fp_flops;
 
   uint64_t occupancy = unit_occupancy_;
-  uint64_t done = t + latency(s.unit) + occupancy - 1;
+  const uint64_t te = t + cfg_.operand_latency;  // the unit starts after operand read and dispatch
+  uint64_t done = te + latency(s.unit) + occupancy - 1;
 
   if (s.unit == UnitClass::kTcu) {
     occupancy = std::max<uint64_t>(1, s.tcu_uops);
-    done = t + occupancy - 1 + cfg_.lat.tcu;
+    done = te + occupancy - 1 + cfg_.lat.tcu;
     c.tcu_macs += s.tcu_macs;
     c.tcu_micro_ops += s.tcu_uops;
   } else if (s.unit == UnitClass::kLsu && s.mem != MemKind::kNone) {
-    const uint64_t agen = t + cfg_.lat.lsu;
+    const uint64_t agen = te + cfg_.lat.lsu;
     uint64_t mem_ack = agen;
     if (s.mem == MemKind::kFence) {
       done = agen;
@@ -293,7 +295,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   c.busy[gi] += occupancy;
   core.unit_free[w % issue_width_][gi] = t + occupancy;
   if (s.dst != kNoReg) {
-    warp.reg_ready[s.dst] = done;
+    warp.reg_ready[s.dst] = done + cfg_.commit_latency;
     warp.reg_unit[s.dst] = s.unit;
   }
   if (s.control) {
@@ -301,7 +303,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
     warp.fetch_blocked = false;
     warp.fetch_ready = std::max(warp.fetch_ready, done);
   }
-  core.last_done = std::max(core.last_done, done);
+  core.last_done = std::max(core.last_done, done + cfg_.commit_latency);
   core.did_work = true;
 }
 

@@ -74,7 +74,10 @@ struct TimingConfig {
   uint32_t issue_width = 0;    ///< 0 = ceil(warps/16) (ISSUE_WIDTH)
   uint32_t simd_width = 0;     ///< ALU/FPU/LSU lanes; 0 = min(threads, 16) (SIMD_WIDTH)
   uint32_t ibuf_size = 4;      ///< per-warp instruction buffer entries (IBUF_SIZE)
-  uint32_t decode_latency = 1; ///< cycles from I-cache response to the instruction buffer
+  uint32_t fetch_latency = 1;   ///< cycles from the scheduler's pick to the I-cache request
+  uint32_t decode_latency = 1;  ///< cycles from I-cache response to the instruction buffer
+  uint32_t operand_latency = 1; ///< cycles from issue to the functional unit (operand collector, dispatch)
+  uint32_t commit_latency = 1;  ///< cycles from a unit's result to the register file (scoreboard release)
   double clock_mhz = 400.0;    ///< core clock for byte/s metrics ([N] PLATFORM_CLOCK_RATE=400)
   uint64_t max_cycles = 0;     ///< runaway guard; 0 = unlimited
 
