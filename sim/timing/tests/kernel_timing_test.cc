@@ -9,6 +9,10 @@
 #include <fmt/format.h>
 
 #include "micro.h"
+#ifdef VXSIM_TCU_ELF
+#include "common.h"      // sdk/regression/sgemm_tcu: kernel_arg_t
+#include "tensor_cfg.h"  // sdk/include: WMMA tile geometry
+#endif
 #include "vxsim/core.h"
 #include "vxsim/loader.h"
 #include "vxsim/timing/perf_report.h"
@@ -245,6 +249,45 @@ TEST(KernelTiming, MoreWarpsKeepMoreWarpsActiveAndHideLatency) {
   EXPECT_GT(active8, 2 * active2) << describe(w2) << "\n" << describe(w8);
   EXPECT_LT(w8.cycles, w2.cycles) << describe(w2) << "\n" << describe(w8);
 }
+
+#ifdef VXSIM_TCU_ELF
+// A real WMMA kernel: sdk/regression/sgemm_tcu (fp16 → fp32, 4-thread warps), C = A·B with
+// A = B = 1.0 on 32×32×32, so every C element is 32 and the TCU performs exactly 32³ MACs.
+TEST(KernelTiming, TensorKernelKeepsTheTcuBusy) {
+  using cfg = vortex::tensor::wmma_config_t<4, vortex::tensor::fp16, vortex::tensor::fp32>;
+  constexpr uint32_t n = 32, kArgs = 0x10000, kA = 0x100000, kB = 0x200000, kC = 0x300000;
+  Processor p(shape(1, 4, 4));
+  std::ostringstream console;
+  p.set_console(&console);
+  load_program(p, VXSIM_TCU_ELF);
+  std::vector<uint16_t> ones(n * n, 0x3C00);  // fp16 1.0
+  p.memory().write(kA, ones.data(), ones.size() * 2);
+  p.memory().write(kB, ones.data(), ones.size() * 2);
+  kernel_arg_t a{};
+  a.grid_dim[0] = n / cfg::tileN;
+  a.grid_dim[1] = n / cfg::tileM;
+  a.block_dim[0] = 4;
+  a.block_dim[1] = 1;
+  a.M = a.N = a.K = n;
+  a.A_addr = kA;
+  a.B_addr = kB;
+  a.C_addr = kC;
+  p.memory().write(kArgs, &a, sizeof a);
+  p.dcr_write(0x003, kArgs);
+  p.reset();
+  TimingSimulator sim(p, TimingConfig{});
+  sim.run();
+  ASSERT_EQ(p.exit_code(), 0u) << console.str();
+  uint32_t c0 = p.memory().read32(kC);
+  EXPECT_FLOAT_EQ(std::bit_cast<float>(c0), 32.0f);
+  const DeviceCounters c = sim.counters();
+  EXPECT_EQ(c.total().tcu_macs, uint64_t{n} * n * n);
+  EXPECT_GT(c.total().busy[static_cast<std::size_t>(UnitGroup::kTcu)], 0u);
+  vxsynth::core::Signature sig = vortex_signature(c, sim.config());
+  EXPECT_GT(sig[MetricId::kTensorMfu].value_or(0.0), 0.0);
+  EXPECT_LE(sig[MetricId::kTensorMfu].value_or(0.0), 100.0);
+}
+#endif
 
 }  // namespace
 }  // namespace vxsim::timing
