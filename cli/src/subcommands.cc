@@ -8,10 +8,12 @@ namespace {
 constexpr Subcommand kSubcommands[] = {
     {"profile import", "Import a torch trace + ncu CSV into a reference bundle (hot kernels, context, signature)",
      &setup_profile_import},
-    {"hot", "List a bundle's hot kernels: rank, op, shape, engine, GPU-time share, cumulative share", &setup_hot},
+    {"hot", "List the hot kernels of a bundle or a torch trace: rank, op, shape, engine, GPU-time share, cumulative share", &setup_hot},
     {"distance", "Signature distance D between A (candidate) and B (reference), per metric", &setup_distance},
     {"metrics", "Print the metric table (ncu sources per architecture, Vortex sources, transforms)",
      &setup_metrics},
+    {"signature", "Write a bundle kernel's signature (BUNDLE.json#k1) as a standalone signature file",
+     &setup_signature},
 #ifdef VXSYNTH_HAVE_RECONSTRUCT  // refine/ with codegen+check in the tree
     {"reconstruct", "Reconstruct a reference kernel: seed, revisions (retain iff D drops by > 0.005), locked benchmark",
      &setup_reconstruct},

@@ -170,6 +170,28 @@ TEST(CliRealData, ImportHotDistance) {
   EXPECT_NE(nok.out.find("no kernel 'k9' in the bundle (kernels: k1, k2, k3)"), std::string::npos) << nok.out;
 }
 
+TEST(CliRealData, HotOnATraceAndSignatureExport) {
+  Result hot = run("hot " + h200("conv2d_fp32_tf32.trace.json.gz"));
+  ASSERT_EQ(hot.status, 0) << hot.out;
+  EXPECT_NE(hot.out.find("torch trace on NVIDIA H200 (CC 9.0)"), std::string::npos) << hot.out;
+  EXPECT_NE(hot.out.find("   1  k1  "), std::string::npos) << hot.out;
+  EXPECT_NE(hot.out.find("100.00%"), std::string::npos) << hot.out;
+  EXPECT_NE(hot.out.find("tensor_core  tf32  conv2d   N=1 C=64 H=120 W=160 K=64 R=3 S=3"), std::string::npos) << hot.out;
+
+  const fs::path d = temp_dir();
+  const std::string bundle = (d / "mm.json").string();
+  ASSERT_EQ(run("profile import --trace " + h200("matmul_bf16_tc.trace.json.gz") + " --ncu " +
+                h200("matmul_bf16_tc.ncu_raw.csv") + " -o " + bundle)
+                .status,
+            0);
+  const std::string sig = (d / "mm_sig.json").string();
+  Result exp = run("signature " + bundle + "#k1 -o " + sig);
+  ASSERT_EQ(exp.status, 0) << exp.out;
+  Result dist = run("distance --json " + sig + " " + bundle + "#k1");
+  ASSERT_EQ(dist.status, 0) << dist.out;
+  EXPECT_EQ(nlohmann::json::parse(dist.out)["D"].get<double>(), 0.0);
+}
+
 TEST(CliRealData, ImportRejectsAnotherArchitecture) {
   Result r = run("profile import --arch sm_80 --trace " + h200("linear_fp32_simt.trace.json.gz") + " --ncu " +
                  h200("linear_fp32_simt.ncu_raw.csv"));
