@@ -210,3 +210,33 @@ TEST_F(Runtime, DcrsRoundTrip) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RuntimeEnv, DeviceShapeComesFromTheEnvironment) {
+  ::setenv("VXSIM_CORES", "2", 1);
+  ::setenv("VXSIM_THREADS", "8", 1);
+  vx_device_h dev = nullptr;
+  ASSERT_EQ(vx_dev_open(&dev), 0);
+  uint64_t v = 0;
+  vx_dev_caps(dev, VX_CAPS_NUM_CORES, &v);
+  EXPECT_EQ(v, 2u);
+  vx_dev_caps(dev, VX_CAPS_NUM_THREADS, &v);
+  EXPECT_EQ(v, 8u);
+  testing::internal::CaptureStdout();
+  vx_dev_close(dev);
+  testing::internal::GetCapturedStdout();
+  ::setenv("VXSIM_WARPS", "abc", 1);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(vx_dev_open(&dev), -1);
+  ::setenv("VXSIM_WARPS", "64", 1);
+  EXPECT_EQ(vx_dev_open(&dev), -1);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("VXSIM_WARPS='abc' is not an unsigned integer"), std::string::npos) << err;
+  EXPECT_NE(err.find("warps must be 1..32 (got 64)"), std::string::npos) << err;
+  ::unsetenv("VXSIM_CORES");
+  ::unsetenv("VXSIM_THREADS");
+  ::unsetenv("VXSIM_WARPS");
+}
+
+}  // namespace
