@@ -298,7 +298,9 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     e.target_metrics = p.target_metrics;
     e.same_kernel = p.same_kernel;
     e.rationale = p.rationale;
-    e.design = p.design;
+    // An external agent edits sources, not a design point: record the generator design its
+    // sources descend from (the backends take the Vortex machine shape from it).
+    e.design = p.design.is_null() ? retained.design : p.design;
     if (e.axes.empty()) e.axes = {{"unknown", "forward"}};
     if (!p.failure.empty()) {
       e.profile_backend = backend.name();
@@ -306,8 +308,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
       e.rejection_reason = p.failure;
       e.source_hashes = tree_hashes(p.sources);
     } else {
-      evaluate(e, retained_sources, p.sources, e.design.is_null() ? retained.design : e.design,
-               ref, backend, rules, opts, out);
+      evaluate(e, retained_sources, p.sources, e.design, ref, backend, rules, opts, out);
       if (e.decision != Decision::kReject) {
         e.delta_d = *e.d - *retained.d;
         e.decision = should_retain(*e.d, *retained.d) ? Decision::kRetain : Decision::kRevert;

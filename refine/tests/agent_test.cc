@@ -206,6 +206,14 @@ TEST(ExternalAgent, ExampleAgentMakesALegalEdit) {
                         "history", "sources_dir"})
     EXPECT_TRUE(in.contains(k)) << k;
   EXPECT_EQ(in["protocol"], kAgentProtocol);
+
+  // After that edit is reverted, the next attempt from the same design is a different edit.
+  f.record(p, Decision::kRevert, f.data["seed"], 0.31);
+  const Proposal p2 = agent.propose(f.input());
+  ASSERT_TRUE(p2.failure.empty()) << p2.failure;
+  ASSERT_FALSE(p2.stop);
+  EXPECT_NE(p2.sources, p.sources);
+  EXPECT_TRUE(check_sources(f.sources, p2.sources, f.rules).empty());
   fs::remove_all(work);
 }
 

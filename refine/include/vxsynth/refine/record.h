@@ -80,7 +80,9 @@ struct RevisionEntry {
   std::map<std::string, std::string> tool_versions;  ///< tool → version string
   std::map<std::string, std::string> source_hashes;  ///< candidate file (relative) → sha256 hex
   std::string profile_backend;             ///< "vxsim" or "ncu": which backend ran
-  nlohmann::json design;                   ///< design point (builtin agent), or null
+  /// Design point of the candidate (built-in agent), or the one the edited sources descend from
+  /// (external agent).
+  nlohmann::json design;
   std::string started_utc;                 ///< ISO-8601 UTC start time
 };
 
