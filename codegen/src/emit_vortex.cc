@@ -75,7 +75,7 @@ std::string kernel_cpp(const DesignPoint& p, const Plan& pl) {
   const bool spec = p.axes.k_range == KRange::kSpecialized;
   std::string s = detail::emit_banner(p, "Vortex candidate kernel.cpp");
   s += "// Divergence-safe for GCC-built kernels (vortex-2x.md §10, §12): no thread-dependent branch,\n";
-  s += "// loop bound, ?:, min or max; edges use VXS_IF (vx_split/vx_join) or clamped indices.\n";
+  s += "// loop bound, ?:, min or max; edges use predicated accesses (vx_vote_any + PRED/TMC) or clamped indices.\n";
   s += "#include <stdint.h>\n#include <math.h>\n#include <vx_intrinsics.h>\n#include <vx_spawn.h>\n";
   if (pl.tc) s += "#include <vx_tensor.h>\n";
   s += "#include \"common.h\"\n\n";

@@ -74,7 +74,7 @@ enum class LaneMap : uint8_t {
 };
 /// Boundary handling at tile edges (axis boundary).
 enum class Boundary : uint8_t {
-  kGuard,  ///< predicated loads and stores (CUDA `if`; Vortex vx_split/vx_join)
+  kGuard,  ///< predicated loads and stores (CUDA `if`; Vortex vx_vote_any + PRED/TMC asm)
   kClamp,  ///< loads from clamped indices times a 0/1 validity (branch-free); stores guarded
   kExact,  ///< no edge code: every tile is full (requires the shape to divide the tile)
 };
