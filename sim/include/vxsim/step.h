@@ -2,12 +2,12 @@
 /// \file
 /// Contract between vxsim's functional core and its timing model.
 ///
-/// The timing model owns scheduling: each cycle it picks a ready warp and asks the functional core to
-/// execute that warp's next instruction with `Core::step(warp)`. The functional core does the
-/// architectural work (registers, memory, IPDOM stack, barriers, wspawn) and reports what it did in
-/// an ExecutedInstr, which is all the timing model needs to charge latencies, build scoreboard
-/// dependences, coalesce memory requests and count. Functional-only runs call step() round-robin and
-/// ignore the record.
+/// The timing model owns scheduling: each cycle it picks a ready warp (`Core::warp_ready`, in
+/// vxsim/core.h) and asks the functional core to execute that warp's next instruction with
+/// `Core::step(warp)`. The functional core does the architectural work (registers, memory, IPDOM
+/// stack, barriers, wspawn) and reports what it did in an ExecutedInstr, which is all the timing
+/// model needs to charge latencies, build scoreboard dependences, coalesce memory requests and
+/// count. Functional-only runs (`Processor::run`) step round-robin without building the record.
 
 #include <array>
 #include <cstdint>
