@@ -57,7 +57,7 @@ TEST(PerfReport, CoreClassLines) {
   info.mpm_class = MpmClass::kCore;
   std::string r = format_perf_report(info, std::cref(v));
   EXPECT_NE(r.find("PERF: scheduler idle=20 (10%)\n"), std::string::npos) << r;
-  EXPECT_NE(r.find("PERF: scoreboard stalls=50 (25%) (alu=60%, lsu=20%, csrs=0%, wctl=0%, fpu=20%)\n"),
+  EXPECT_NE(r.find("PERF: scoreboard stalls=50 (25%) (alu=60%, lsu=20%, csrs=0%, wctl=0%, fpu=20%, tcu=0%)\n"),
             std::string::npos) << r;
   EXPECT_NE(r.find("PERF: ifetch latency=4 cycles\n"), std::string::npos) << r;
   EXPECT_NE(r.find("PERF: load latency=20 cycles\n"), std::string::npos) << r;

@@ -93,7 +93,7 @@ TEST(RuntimeTiming, CoreClassPerfLines) {
   Launch r = launch();
   ASSERT_EQ(r.rc, 0);
   EXPECT_TRUE(std::regex_search(
-      r.perf, std::regex(R"(PERF: scoreboard stalls=\d+ \(\d+%\) \(alu=\d+%, lsu=\d+%, csrs=\d+%, wctl=\d+%, fpu=\d+%\)\n)")))
+      r.perf, std::regex(R"(PERF: scoreboard stalls=\d+ \(\d+%\) \(alu=\d+%, lsu=\d+%, csrs=\d+%, wctl=\d+%, fpu=\d+%, tcu=\d+%\)\n)")))
       << r.perf;
   EXPECT_NE(r.perf.find("PERF: instrs=" + std::to_string(r.instrs) + ", cycles=" + std::to_string(r.cycles)),
             std::string::npos)

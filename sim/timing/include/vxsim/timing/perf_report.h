@@ -21,7 +21,7 @@ struct PerfReportInfo {
   bool l2 = false;
   bool l3 = false;
   bool fpu = true;
-  bool tcu = false;
+  bool tcu = true;   ///< vxsim always has the TCU (caps report VX_ISA_EXT_TCU): ", tcu=…%" is printed
 };
 
 /// Query of MPM slot `index` (0..31, CSR 0xB00+index) of `core`, 64-bit.
