@@ -37,14 +37,15 @@ struct Row {
 void print(const std::vector<Row>& rows, std::size_t name_width) {
   std::size_t shape_w = 5;
   for (const Row& r : rows) shape_w = std::max(shape_w, shape_string(r.context).size());
-  std::cout << fmt::format("{:>4}  {:<4}  {:>7}  {:>7}  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {}  {}\n", "rank", "id",
-                           "share", "cum.", "calls", "engine", "type", "op", "shape", shape_w, "sig", "kernel");
+  std::cout << fmt::format("{:>4}  {:<4}  {:>7}  {:>7}  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {:<6}  {}  {}\n", "rank",
+                           "id", "share", "cum.", "calls", "engine", "type", "op", "shape", shape_w, "role", "sig",
+                           "kernel");
   for (const Row& r : rows)
-    std::cout << fmt::format("{:>4}  {:<4}  {:>6.2f}%  {:>6.2f}%  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {:<3}  {}\n",
+    std::cout << fmt::format("{:>4}  {:<4}  {:>6.2f}%  {:>6.2f}%  {:>5}  {:<11}  {:<4}  {:<7}  {:<{}}  {:<6}  {:<3}  {}\n",
                              r.rank, r.id, 100.0 * r.share, 100.0 * r.cumulative, r.launches,
                              core::to_string(r.context.engine), core::to_string(r.context.operand_type),
-                             core::to_string(r.context.op), shape_string(r.context), shape_w, r.sig,
-                             clip(r.name, name_width));
+                             core::to_string(r.context.op), shape_string(r.context), shape_w,
+                             r.context.helper_kernel ? "helper" : "main", r.sig, clip(r.name, name_width));
 }
 
 /// A torch trace (gzip, or JSON whose first bytes name trace keys) rather than a bundle.

@@ -176,7 +176,7 @@ TEST(CliRealData, HotOnATraceAndSignatureExport) {
   EXPECT_NE(hot.out.find("torch trace on NVIDIA H200 (CC 9.0)"), std::string::npos) << hot.out;
   EXPECT_NE(hot.out.find("   1  k1  "), std::string::npos) << hot.out;
   EXPECT_NE(hot.out.find("100.00%"), std::string::npos) << hot.out;
-  EXPECT_NE(hot.out.find("tensor_core  tf32  conv2d   N=1 C=64 H=120 W=160 K=64 R=3 S=3"), std::string::npos) << hot.out;
+  EXPECT_NE(hot.out.find("tensor_core  tf32  conv2d   N=1 C=64 H=120 W=160 K=64 R=3 S=3 s=1,1 p=1,1 d=1,1 g=1  main"), std::string::npos) << hot.out;
 
   const fs::path d = temp_dir();
   const std::string bundle = (d / "mm.json").string();

@@ -176,6 +176,7 @@ json context_to_json(const ReferenceContext& c) {
   j["engine"] = to_string(c.engine);
   j["engine_reason"] = c.engine_reason;
   j["name_rule"] = c.name_rule;
+  j["helper_kernel"] = c.helper_kernel;
   j["launch"] = {{"grid", c.launch.grid},
                  {"block", c.launch.block},
                  {"block_size", c.launch.block_size()},
@@ -230,6 +231,8 @@ ReferenceContext read_context(const json& j, const At& at) {
   c.engine = enum_field<EngineClass>(j, at, "engine", &engine_from_string);
   c.engine_reason = str(j, at, "engine_reason");
   c.name_rule = str(j, at, "name_rule");
+  // Optional (added after the first bundles were written); absent = false.
+  if (j.contains("helper_kernel")) c.helper_kernel = boolean(j, at, "helper_kernel");
   const json& l = field(j, at, "launch");
   const At la = at["launch"];
   c.launch.grid = dim3(l, la, "grid");

@@ -47,12 +47,12 @@ constexpr std::array<KernelNameRule, 23> kRules{{
     {"cudnn_implicit_sgemm", "implicit_convolve_[sd]gemm", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
     {"cudnn_winograd", "winograd", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
     {"cudnn_layout", "(nchwToNhwc|nhwcToNchw)Kernel", E::kSimt, "cuDNN", T::kNone,
-     "ncu-and-torch.md §7.1 layout transposes [M]"},
-    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]"},
-    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]"},
-    // ATen's own kernels run on CUDA cores (§7.1 last row [M]).
-    {"aten_native", "at::native::|at::\\(anonymous namespace\\)|at::<unnamed>", E::kSimt, "ATen", T::kNone,
-     "ncu-and-torch.md §7.1 [M]"},
+     "ncu-and-torch.md §7.1 layout transposes [M]", true},
+    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]", true},
+    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]", true},
+    // ATen's own kernels run on CUDA cores (§7.1 last row [M]). ncu renames at::native:: to at::.
+    {"aten_native", "(^|[ <])at::", E::kSimt, "ATen", T::kNone,
+     "ncu-and-torch.md §7.1 [M]", true},
     {"aten_softmax", "cunn_SoftMax", E::kSimt, "ATen", T::kNone, "ncu-and-torch.md §7.1 [M]"},
     {"triton", "^triton_", E::kSimt, "Triton", T::kNone, "[U]: Triton kernels may use tensor cores; counters decide"},
 }};

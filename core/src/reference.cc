@@ -272,7 +272,10 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
 
   // Engine class (property 1): counters first, kernel name second (ncu-and-torch.md §7.6).
   const NameHints hints = classify_kernel_name(ctx.kernel_name);
-  if (hints.rule) ctx.name_rule = std::string(hints.rule->id);
+  if (hints.rule) {
+    ctx.name_rule = std::string(hints.rule->id);
+    ctx.helper_kernel = hints.rule->helper && ctx.op != OpKind::kOther;
+  }
   const std::optional<double> pipe =
       ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;
   // Tensor FLOP counters of this architecture (the arith_intensity row's sm__ops_path_tensor_src_*

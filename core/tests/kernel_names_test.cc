@@ -46,6 +46,9 @@ TEST(KernelNames, ObservedFamilies) {
       {"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
        "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)",
        "aten_native", EngineClass::kSimt, 0, 0, 0, 0},
+      {"void at::elementwise_kernel<128, 2, void at::gpu_kernel_impl_nocast<at::CUDAFunctor_add<float>>"
+       "(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)",
+       "aten_native", EngineClass::kSimt, 0, 0, 0, 0},
       {"cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0",
        "cudnn_sdpa_wgmma", EngineClass::kTensorCore, 0, 0, 0, 0},
   };

@@ -106,6 +106,7 @@ TEST(RealData, LinearFp32IsSimtAtTheProfiledShape) {
   ASSERT_TRUE(c.tile_hint.has_value());
   EXPECT_EQ(c.tile_hint->m, 64u);
   EXPECT_EQ(c.tile_hint->stages, 3u);
+  EXPECT_FALSE(c.helper_kernel);
   EXPECT_EQ(k.ncu_ids, (std::vector<int64_t>{0, 1}));  // ncu profiled the op twice, the trace once
 }
 
@@ -145,8 +146,11 @@ TEST(RealData, Conv1dTf32IsTensorCoreWithConv1dShape) {
   EXPECT_TRUE(c.has_bias);
   EXPECT_EQ(c.op_stack.front(), "aten::conv1d");
   EXPECT_EQ(c.op_stack.back(), "aten::cudnn_convolution");
-  // The layout transposes of the same op run on CUDA cores.
+  EXPECT_FALSE(c.helper_kernel);
+  // The layout transposes and the bias add of the same op are its SIMT helpers.
   EXPECT_EQ(kernel_with(r.bundle, "nhwcToNchw").context.engine, EngineClass::kSimt);
+  EXPECT_TRUE(kernel_with(r.bundle, "nhwcToNchw").context.helper_kernel);
+  EXPECT_TRUE(kernel_with(r.bundle, "elementwise_kernel").context.helper_kernel);
 }
 
 TEST(RealData, Conv2dTf32OnAndOff) {

@@ -79,6 +79,9 @@ struct ReferenceContext {
   std::vector<TensorDesc> operands;   ///< tensor arguments of the op the shape was read from
   std::string engine_reason;          ///< how `engine` was decided (counter value or name rule)
   std::string name_rule;              ///< id of the kernel-name rule that matched ("" = none)
+  /// The kernel is a helper of its op (layout transpose, split-K reduce, workspace init, elementwise
+  /// bias/activation), not the op's GEMM/conv kernel: from the kernel-name rule table.
+  bool helper_kernel = false;
 };
 
 /// Stable lower-case names used in JSON and reports ("linear", "tensor_core", "bf16", …).

@@ -31,6 +31,9 @@ struct KernelNameRule {
   std::string_view library;  ///< "cuBLASLt", "cuDNN", "CUTLASS", "ATen", …
   TileSyntax tile;
   std::string_view source;   ///< where the fact comes from (doc section, evidence tag)
+  /// A helper the op launches around its main kernel (layout transpose, split-K reduce, workspace
+  /// init, elementwise epilogue), not the GEMM/conv itself.
+  bool helper = false;
 };
 
 /// The rules, first match wins (more specific rows first).
