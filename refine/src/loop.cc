@@ -94,7 +94,16 @@ void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTr
   req.rules = &rules;
   req.seed = opts.seed;
   req.design = design;
-  Evaluation ev = backend.evaluate(dir, req);
+  Evaluation ev;
+  try {
+    ev = backend.evaluate(dir, req);
+  } catch (const Error& err) {
+    // A candidate that makes the harness fail (an output file of the wrong size, a malformed
+    // signature) is rejected with the reason; the loop goes on from the retained design.
+    e.decision = Decision::kReject;
+    e.rejection_reason = std::string("harness: ") + err.what();
+    return;
+  }
   e.tool_versions = ev.tool_versions;
   e.source_output = ev.source_output;
   e.candidate = ev.candidate;
