@@ -189,9 +189,10 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
 }  // namespace
 
 std::string progress_line(const Progress& p) {
-  if (p.last == nullptr)
-    return fmt::format("[reconstruct] {} (D {:.4f}, retained r{})", p.note, p.retained_d,
-                       p.retained_revision);
+  const std::string retained = p.has_retained
+                                   ? fmt::format("retained r{} D {:.4f}", p.retained_revision, p.retained_d)
+                                   : std::string("nothing retained");
+  if (p.last == nullptr) return fmt::format("[reconstruct] {} ({})", p.note, retained);
   const RevisionEntry& e = *p.last;
   std::string axes;
   for (const auto& a : e.axes) axes += (axes.empty() ? "" : " + ") + a.axis + " " + a.direction;
@@ -199,9 +200,9 @@ std::string progress_line(const Progress& p) {
   std::string outcome = decision_name(e.decision);
   if (e.decision == Decision::kReject) outcome += ": " + e.rejection_reason;
   else if (e.delta_d) outcome += fmt::format(" (ΔD {:+.4f})", *e.delta_d);
-  return fmt::format("[reconstruct] revision {} of {}: {} → D {} → {} | retained r{} D {:.4f} | {:.1f} s",
-                     e.revision, p.budget, axes, e.d ? fmt::format("{:.4f}", *e.d) : "-", outcome,
-                     p.retained_revision, p.retained_d, e.wall_time_s);
+  return fmt::format("[reconstruct] revision {} of {}: {} → D {} → {} | {} | {:.1f} s", e.revision,
+                     p.budget, axes, e.d ? fmt::format("{:.4f}", *e.d) : "-", outcome, retained,
+                     e.wall_time_s);
 }
 
 LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent,
@@ -243,6 +244,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     Progress p;
     p.revision = last ? last->revision : static_cast<int>(record.size());
     p.budget = opts.budget;
+    p.has_retained = r != nullptr && r->d.has_value();
     p.retained_d = r && r->d ? *r->d : 0.0;
     p.retained_revision = r ? r->revision : 0;
     p.last = last;

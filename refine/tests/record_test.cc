@@ -1,4 +1,5 @@
 #include "vxsynth/refine/record.h"
+#include "vxsynth/refine/loop.h"
 
 #include <gtest/gtest.h>
 
@@ -178,6 +179,28 @@ TEST(Record, DecisionsNeedConsistentFields) {
   e = make_entry(1, 0, Decision::kRevert, 0.3, -0.1);
   e.axes.push_back({"lane_map", "sideways"});
   EXPECT_THROW((void)entry_from_json(to_json(e), "x"), Error);
+}
+
+TEST(Progress, LineSaysRevisionBudgetDAxisAndDecision) {
+  RevisionEntry e = make_entry(3, 2, Decision::kRetain, 0.2875, -0.0125);
+  e.axes = {{"lane_map", "reverse"}};
+  Progress p;
+  p.budget = 12;
+  p.has_retained = true;
+  p.retained_revision = 3;
+  p.retained_d = 0.2875;
+  p.last = &e;
+  const std::string line = progress_line(p);
+  for (const char* want : {"revision 3 of 12", "lane_map reverse", "D 0.2875", "retain", "-0.0125",
+                           "retained r3"})
+    EXPECT_NE(line.find(want), std::string::npos) << want << " in " << line;
+  RevisionEntry seed = make_entry(0, -1, Decision::kReject, 0.0, std::nullopt);
+  seed.d.reset();
+  seed.rejection_reason = "run (ncu): exit 127";
+  p.has_retained = false;
+  p.last = &seed;
+  EXPECT_NE(progress_line(p).find("nothing retained"), std::string::npos) << progress_line(p);
+  EXPECT_NE(progress_line(p).find("exit 127"), std::string::npos);
 }
 
 }  // namespace

@@ -91,6 +91,7 @@ struct LoopOptions {
 struct Progress {
   int revision = 0;
   int budget = 0;
+  bool has_retained = false;             ///< false until an accepted seed exists
   double retained_d = 0.0;
   int retained_revision = 0;
   const RevisionEntry* last = nullptr;  ///< null for the "resumed"/"stopped" notes
