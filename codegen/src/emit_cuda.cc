@@ -251,7 +251,7 @@ SourceFile emit_cuda_driver(const DesignPoint& p, const std::string& name, uint6
   const auto ops = check::operands(op);
   const auto tol = check::tolerance(p.fixed.path, check::CheckKind::kSourceOutput);
   std::string s = detail::emit_banner(p, "GPU source-output driver");
-  s += "#include \"candidate.cu\"\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n#include <vector>\n\n";
+  s += "#include \"candidate.cu\"\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n#include <string>\n#include <vector>\n\n";
   s += "#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf(\"RESULT " + name +
        " CUDA error %s at %s\\n\", cudaGetErrorString(e_), #x); return 1; } } while (0)\n";
   s += fmt::format("static uint64_t rng = 0x{:x}ull;\n", seed | 1);
@@ -297,7 +297,23 @@ static double normal01() {
       break;
   }
   s += relu + "  out[o] = acc;\n}\n\n";
-  s += "int main() {\n  const vxs_dims_t d = VXS_DIMS;\n";
+  s += R"(/// Raw tensor file of exactly n elements of T (fp32, or bf16 on the BF16 path).
+static bool read_raw(const std::string& path, std::vector<T>& v, long long n) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  v.resize(n);
+  const size_t got = std::fread(v.data(), sizeof(T), (size_t)n, f);
+  std::fclose(f);
+  return got == (size_t)n;
+}
+)";
+  s += "int main(int argc, char** argv) {\n  const vxs_dims_t d = VXS_DIMS;\n";
+  s += "  // -d DIR: read DIR/<operand>.bin instead of drawing inputs, and write DIR/out.bin (for the\n";
+  s += "  // CUDA <-> Vortex candidate check on the same inputs).\n";
+  s += "  std::string dir = (argc == 3 && std::string(argv[1]) == \"-d\") ? argv[2] : \"\";\n";
+  s += "  const char* names[3] = {";
+  for (size_t i = 0; i < 3; ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", i < ops.size() ? ops[i].name : "");
+  s += "};\n";
   s += fmt::format("  const double fan_in = {};\n", op.fan_in());
   s += fmt::format("  const int n_in = {};\n", ops.size());
   s += "  const long long numel[3] = {";
@@ -316,7 +332,12 @@ static double normal01() {
     h[i].resize(numel[i]);
     const double sc = weight[i] ? 1.0 / std::sqrt(fan_in) : 1.0;
     std::vector<T> ht(numel[i]);
-    for (long long e = 0; e < numel[i]; ++e) { h[i][e] = stored(sc * normal01()); ht[e] = from_d(h[i][e]); }
+    if (!dir.empty()) {
+      if (!read_raw(dir + "/" + names[i] + ".bin", ht, numel[i])) { std::printf("RESULT bad input file %s\n", names[i]); return 1; }
+      for (long long e = 0; e < numel[i]; ++e) h[i][e] = to_d(ht[e]);
+    } else {
+      for (long long e = 0; e < numel[i]; ++e) { h[i][e] = stored(sc * normal01()); ht[e] = from_d(h[i][e]); }
+    }
     CK(cudaMalloc(&dt[i], numel[i] * sizeof(T)));
     CK(cudaMalloc(&dd[i], numel[i] * sizeof(double)));
     CK(cudaMemcpy(dt[i], ht.data(), numel[i] * sizeof(T), cudaMemcpyHostToDevice));
@@ -357,6 +378,9 @@ static double normal01() {
   s += "  std::vector<T> ho(out_n); std::vector<double> hr(out_n);\n";
   s += "  CK(cudaMemcpy(ho.data(), out, out_n * sizeof(T), cudaMemcpyDeviceToHost));\n";
   s += "  CK(cudaMemcpy(hr.data(), ref, out_n * sizeof(double), cudaMemcpyDeviceToHost));\n";
+  s += "  if (!dir.empty()) {\n    FILE* f = std::fopen((dir + \"/out.bin\").c_str(), \"wb\");\n";
+  s += "    if (!f || std::fwrite(ho.data(), sizeof(T), (size_t)out_n, f) != (size_t)out_n) { std::printf(\"RESULT cannot write out.bin\\n\"); return 1; }\n";
+  s += "    std::fclose(f);\n  }\n";
   s += fmt::format("  const double atol = {:g}, rtol = {:g};\n", tol.atol, tol.rtol);
   s += R"(  long long failed = 0, nonfinite = 0; double max_abs = 0, max_rel = 0; bool all_zero = true, constant = true;
   const double first = to_d(ho[0]);

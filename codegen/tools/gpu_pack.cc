@@ -5,11 +5,16 @@
 // OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
 // point (source-output check vs a float64 reference on the GPU). Used for the measurements in
 // docs/codegen.md; run on the H200 through the device tool.
+// vxsynth_gpu_pack OUT_DIR --test-points: the small test points of codegen/tests/test_points.h instead,
+// each with fresh inputs in <name>/data/, and run_all.sh running `driver -d data` (writes data/out.bin)
+// for the CUDA <-> Vortex candidate check (vxsynth_gpu_compare).
 #include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
 
+#include "../tests/test_points.h"
+#include "vxsynth/check/inputs.h"
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/seed.h"
 #include "vxsynth/common/error.h"
@@ -27,6 +32,26 @@ int main(int argc, char** argv) {
   try {
     const fs::path out = argv[1];
     std::vector<fs::path> caps;
+    const bool test_points = argc == 3 && std::string(argv[2]) == "--test-points";
+    if (test_points) {
+      int n = 0;
+      for (const auto& c : codegen::testing_points::all_cases()) {
+        const fs::path d = out / c.name;
+        codegen::write_candidate(d, codegen::emit_cuda(c.point));
+        const auto drv = codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n));
+        write_file_atomic(d / drv.name, drv.text);
+        write_file_atomic(d / "point.json", codegen::to_json(c.point).dump(2));
+        check::write_inputs(d / "data", check::generate_inputs(c.point.fixed.op, c.point.fixed.path, 77 + static_cast<uint64_t>(n)),
+                            c.point.fixed.path);
+        ++n;
+      }
+      write_file_atomic(out / "run_all.sh",
+                        "#!/usr/bin/env bash\ncd \"$(dirname \"$0\")\"\nNVCC=${NVCC:-nvcc}\nfor d in */; do\n  d=${d%/}\n"
+                        "  ( cd \"$d\" && $NVCC -arch=sm_90 -std=c++17 -O2 -o driver driver.cu > build.log 2>&1 && ./driver -d data ) "
+                        "|| echo \"RESULT $d BUILD-OR-RUN-FAILED\"\ndone\n");
+      std::cout << n << " test points written to " << out << "\n";
+      return 0;
+    }
     for (int i = 2; i < argc; ++i) caps.emplace_back(argv[i]);
     if (caps.empty()) {
       for (const char* w : {"act", "diffusion_policy", "pi0"}) caps.push_back(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200" / w);
