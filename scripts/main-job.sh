@@ -8,6 +8,7 @@
 #      profile backend (Vortex-first) and the built-in agent at a small revision budget.
 # The GPU (ncu, CUDA-first) form is in README "Reconstruct on a GPU machine".
 # Idempotent: a finished run is kept; an interrupted one is resumed (--resume).
+# Each revision takes 30–75 s on a 2-core machine (the timing simulation dominates).
 # Environment: KERNEL (default k4), BUDGET (default 3), OUT (default out/main-job).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,9 @@ echo "== import the real H200 ACT capture ($src) into a reference bundle"
   --provenance "$src/provenance.json" --workload act-h200 -o "$out/act-h200.json"
 "$vxsynth" hot "$out/act-h200.json"
 
-bench="$out/act-h200-$kernel"
+# One directory per bundle content: a re-run with the same bundle resumes (or just re-locks) the
+# run; a changed bundle (e.g. an improved importer) starts a fresh one.
+bench="$out/act-h200-$kernel-$(sha256sum "$out/act-h200.json" | cut -c1-12)"
 resume=()
 if [ -s "$bench/record.jsonl" ]; then resume=(--resume); fi
 echo "== reconstruct $kernel on vxsim (Vortex-first), built-in agent, budget $budget"
