@@ -64,6 +64,10 @@ TEST_P(CudaCompiles, WithNvccForSm90) {
   const NvccResult r = compile_cuda(dir / kCudaFileName, dir / "candidate.o");
   EXPECT_TRUE(r.ok) << r.command << "\n" << r.diagnostics;
   EXPECT_EQ(r.diagnostics.find("warning"), std::string::npos) << r.diagnostics;
+  if (r.ok) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFamiliesAndPaths, CudaCompiles, ::testing::ValuesIn(testing_points::all_cases()),
@@ -84,6 +88,10 @@ TEST_P(VortexKernelCompiles, WithTheSdkToolchain) {
                                       dir, {}, 300);
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.output;
   EXPECT_TRUE(fs::exists(dir / "kernel.vxbin"));
+  if (r.exit_code == 0) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFamiliesAndPaths, VortexKernelCompiles, ::testing::ValuesIn(testing_points::all_cases()),

@@ -66,10 +66,16 @@ TEST(Property, ValidRandomPointsComputeTheOperator) {
                           std::to_string(valid);
     const auto r = check_vortex_candidate(p, work, *sdk, 1000 + static_cast<uint64_t>(valid));
     EXPECT_TRUE(r.passed()) << slug(p) << "\n" << to_json(p).dump() << "\n" << r.summary();
+    bool ok = r.passed();
     if (find_nvcc()) {
       write_candidate(work / "cuda", emit_cuda(p));
       const auto c = compile_cuda(work / "cuda" / kCudaFileName, work / "cuda" / "candidate.o");
       EXPECT_TRUE(c.ok) << slug(p) << "\n" << c.diagnostics;
+      ok = ok && c.ok;
+    }
+    if (ok) {
+      std::error_code ec;
+      fs::remove_all(work, ec);
     }
   }
   EXPECT_EQ(valid, 6) << "too few valid random points (" << rejected << " rejected)";

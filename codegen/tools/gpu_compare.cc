@@ -4,6 +4,7 @@
 // runs it on vxsim (strict divergence) on <name>/data, and compares its out.bin with the CUDA output
 // under the path's candidate tolerance; prints one summary line per point ("candidate check vs
 // cuda-candidate ...").
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
