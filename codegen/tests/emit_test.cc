@@ -39,7 +39,9 @@ TEST(Emit, CandidatesCarryTheirContract) {
   EXPECT_NE(k.find("vx_spawn_threads"), std::string::npos);
   EXPECT_NE(k.find("__local_mem"), std::string::npos);
   EXPECT_NE(k.find("__syncthreads()"), std::string::npos);
-  EXPECT_NE(k.find("vx_split"), std::string::npos);
+  EXPECT_NE(k.find("vx_vote_any"), std::string::npos);             // uniform branch of a guarded access
+  EXPECT_NE(k.find(".insn r 0x0B, 5, 0, x0"), std::string::npos);   // PRED narrows the mask
+  EXPECT_EQ(k.find("vx_split"), std::string::npos);                 // no SPLIT/JOIN pairing (docs/codegen.md)
   EXPECT_EQ(k.find("amoadd"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("include $(VXSDK)/sdk.mk"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("tests/regression/common.mk"), std::string::npos);
