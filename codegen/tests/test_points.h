@@ -1,6 +1,7 @@
 #pragma once
 // Design points used by the codegen tests: one small shape per op family, each precision path,
 // the seed and three axis variants.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ struct Case {
   std::string name;
   DesignPoint point;
 };
+
+/// GoogleTest prints parameters in test listings (and CTest's discovered names); print the case name
+/// instead of a byte dump of the design point.
+inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 /// Small fixed properties of `family` on `path` (block size 64; odd sizes exercise the edges).
 inline FixedProperties small_fixed(check::OpFamily family, check::PrecisionPath path) {
