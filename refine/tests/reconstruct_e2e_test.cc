@@ -164,6 +164,22 @@ TEST(RealKernel, CapturedCudaFirstSeedSignatureOfActK4) {
   EXPECT_EQ(d.entered().size(), 10u);
 }
 
+// Same for ACT k5, a TF32 tensor-core conv2d: D = 0.2520; the candidate's tensor pipe is active
+// (0.97 %), so the engine-class check (any tensor activity) keeps it a tensor-core candidate.
+TEST(RealKernel, CapturedCudaFirstSeedSignatureOfActK5Conv2d) {
+  const Reference ref = act_kernel("k5");
+  ASSERT_EQ(ref.context.op, core::OpKind::kConv2d);
+  ASSERT_EQ(ref.context.engine, core::EngineClass::kTensorCore);
+  const core::NcuReport rep = core::read_ncu_csv(fs::path(VXSYNTH_REFINE_TEST_DATA) /
+                                                 "h200/act_k5_seed_cuda.ncu_raw.csv");
+  ASSERT_EQ(rep.kernels.size(), 1u);
+  const core::Signature sig = core::signature_from_ncu(rep.kernels[0], rep.arch).signature;
+  EXPECT_GT(*sig[core::MetricId::kTensorMfu], 0.0);
+  const core::DistanceReport d = core::distance(sig, ref.signature);
+  ASSERT_TRUE(d.d_value.has_value());
+  EXPECT_NEAR(*d.d_value, 0.2520, 5e-5);
+}
+
 TEST(RealKernel, KillMidRevisionThenResumeOnVxsim) {
   if (!toolchain_present()) GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
   const Reference ref = act_kernel("k4");
