@@ -37,10 +37,23 @@ fs::path default_sdk_dir() {
   return exe.parent_path().parent_path() / "sdk";
 }
 
-int run(const Options& o) {
+int run(const Options& opts) {
+  Options o = opts;
+  // Every later step (nvcc, make, the simulator) runs in a candidate directory of its own: resolve the
+  // output directory once, and refuse an unusable one before any work is done.
+  o.out = fs::absolute(o.out).lexically_normal().string();
+  if (fs::exists(o.out) && !fs::is_directory(o.out)) {
+    throw make_error("-o {}: exists and is not a directory", o.out);
+  }
   const std::string text = read_file(o.bundle);
   const core::ReferenceBundle bundle = core::read_bundle(o.bundle);
-  const core::BundleKernel& k = bundle.kernel(o.kernel);
+  const core::BundleKernel* found = nullptr;
+  try {
+    found = &bundle.kernel(o.kernel);
+  } catch (const Error& e) {
+    throw make_error("{}: {}", o.bundle, e.what());  // name the bundle, as `signature` and `distance` do
+  }
+  const core::BundleKernel& k = *found;
   const refine::Reference ref = refine::reference_from_bundle(bundle, o.kernel, refine::sha256_hex(text));
 
   const std::string profile = o.profile.empty() ? (refine::gpu_present() ? "ncu" : "vxsim") : o.profile;
@@ -97,7 +110,7 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--kernel", o->kernel, "kernel id (k1, …) or rank")->required();
   app.add_option("--agent", o->agent, "builtin, or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
   app.add_option("--profile", o->profile, "ncu or vxsim (default: ncu when nvidia-smi shows a GPU, else vxsim)");
-  app.add_option("--budget", o->budget, "revisions after the seed")->capture_default_str();
+  app.add_option("--budget", o->budget, "revisions after the seed")->capture_default_str()->check(CLI::Range(0, 1000000));
   app.add_flag("--resume", o->resume, "continue an interrupted run in -o DIR from its record");
   app.add_option("--seed", o->seed, "seed of the agent's tie-breaks and of the sampled inputs")->capture_default_str();
   app.add_option("-o,--output", o->out, "output directory")->required();

@@ -105,10 +105,14 @@ NvccResult compile_cuda(const std::filesystem::path& cu, const std::filesystem::
                         const std::vector<std::string>& extra, const std::string& arch, double timeout_seconds) {
   const auto nvcc = find_nvcc();
   if (!nvcc) throw make_error("nvcc not found (set NVCC or install CUDA at /usr/local/cuda)");
+  // nvcc runs in the candidate's directory, so both paths must be absolute (a relative `-o` of
+  // `vxsynth reconstruct` would otherwise be resolved twice).
+  const auto cu_abs = std::filesystem::absolute(cu);
+  const auto object_abs = std::filesystem::absolute(object);
   std::vector<std::string> argv{nvcc->string(), "-arch=" + arch, "-std=c++17", "-O2", "-Xcompiler", "-Wall",
-                                "-c", cu.string(), "-o", object.string()};
+                                "-c", cu_abs.string(), "-o", object_abs.string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
-  const auto dir = cu.has_parent_path() ? cu.parent_path() : std::filesystem::current_path();
+  const auto dir = cu_abs.parent_path();
   const ProcessResult pr = run_process(argv, dir, {}, timeout_seconds);
   NvccResult r;
   r.ok = pr.exit_code == 0 && !pr.timed_out;

@@ -244,7 +244,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     Progress p;
     p.revision = last ? last->revision : static_cast<int>(record.size());
     p.budget = opts.budget;
-    p.has_retained = r != nullptr && r->d.has_value();
+    p.has_retained = r != nullptr && r->decision != Decision::kReject && r->d.has_value();
     p.retained_d = r && r->d ? *r->d : 0.0;
     p.retained_revision = r ? r->revision : 0;
     p.last = last;
@@ -275,8 +275,12 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     notify(nullptr, fmt::format("resuming after revision {}", record.back().revision));
   }
   if (record.front().decision == Decision::kReject)
-    throw make_error("the seed was rejected: {} (record: {})", record.front().rejection_reason,
-                     record_path.string());
+    throw make_error("the seed was rejected: {} (record: {}){}", record.front().rejection_reason,
+                     record_path.string(),
+                     opts.resume ? fmt::format("; a run whose seed was rejected cannot be resumed: remove {} "
+                                               "and start again once the cause is fixed",
+                                               out.string())
+                                 : std::string());
 
   while (static_cast<int>(record.size()) <= opts.budget) {
     const int n = static_cast<int>(record.size());
