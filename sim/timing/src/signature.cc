@@ -23,6 +23,9 @@ vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const 
   const CoreCounters t = counters.total();
   const uint64_t cycles = counters.cycles;
   const uint64_t core_cycles = cycles * counters.cores.size();
+  // Each issue slot owns its own instance of every unit group (timing_model.cc `unit_free` is per
+  // slot), so a group's busy cycles can reach cycles × issue width: normalise by the instances.
+  const uint64_t unit_cycles = core_cycles * std::max<uint32_t>(1, cfg.eff_issue_width());
 
   sig[MetricId::kL1HitRate] = 100.0 * ratio(t.dcache.reads - std::min(t.dcache.reads, t.dcache.read_misses), t.dcache.reads);
 
@@ -38,8 +41,8 @@ vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const 
 
   uint64_t busiest = 0;
   for (uint64_t b : t.busy) busiest = std::max(busiest, b);
-  sig[MetricId::kPeakCompute] = 100.0 * ratio(busiest, core_cycles);
-  sig[MetricId::kTensorMfu] = 100.0 * ratio(t.busy[static_cast<std::size_t>(UnitGroup::kTcu)], core_cycles);
+  sig[MetricId::kPeakCompute] = 100.0 * ratio(busiest, unit_cycles);
+  sig[MetricId::kTensorMfu] = 100.0 * ratio(t.busy[static_cast<std::size_t>(UnitGroup::kTcu)], unit_cycles);
   sig[MetricId::kAtomicsPerInst] = ratio(t.amo_instrs, t.warp_instrs);
 
   const uint64_t dram_bytes = counters.dram.bytes_read + counters.dram.bytes_written;

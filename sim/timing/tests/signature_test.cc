@@ -45,6 +45,18 @@ TEST(VortexSignature, MetricsFromCounters) {
   EXPECT_DOUBLE_EQ(*s[MetricId::kOccupancy], 75.0);
 }
 
+TEST(VortexSignature, BusyCyclesAreNormalisedByIssueSlots) {
+  // 32 warps give two issue slots (ISSUE_WIDTH = ceil(warps/16)), each with its own unit
+  // instances: 1500 LSU-busy cycles over 1000 cycles is 75 % of the two LSUs, never 150 %.
+  TimingConfig cfg;
+  cfg.warps = 32;
+  ASSERT_EQ(cfg.eff_issue_width(), 2u);
+  DeviceCounters d = sample();
+  d.cores[0].busy = {300, 100, 1500, 10, 0};
+  vxsynth::core::Signature s = vortex_signature(d, cfg);
+  EXPECT_DOUBLE_EQ(*s[MetricId::kPeakCompute], 75.0);
+}
+
 TEST(VortexSignature, L2MeasuredWhenPresentAndNoLoadsGiveZeroCoalescing) {
   TimingConfig cfg;
   cfg.l2.enabled = true;
