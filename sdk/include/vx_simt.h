@@ -41,6 +41,12 @@ __VX_INLINE int __vx_split_pinned(int* cond) {
 }
 
 /// Opens a region whose lanes may disagree on `cond` (see the file comment).
+/// Known hazard (docs/codegen.md "Divergence safety", measured with GCC 12.2): the compiler may
+/// duplicate the closing vx_join into both arms (tail duplication inside unrolled loops); the
+/// group resumed at the other copy then continues on the wrong path and computes wrong results
+/// without any divergence error. Keep VX_IF bodies small and outside unrolled loops, and check
+/// the kernel's disassembly for a single JOIN per region; for guarded loads/stores prefer one asm
+/// block PRED → access → TMC, as the generated candidates do.
 #define VX_IF(cond)                                   \
   {                                                   \
     int __vx_if_c = (cond) ? 1 : 0;                   \
