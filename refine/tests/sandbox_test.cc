@@ -49,6 +49,20 @@ TEST(Sandbox, AcceptsTheCleanSeedAndACleanEdit) {
   EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
 }
 
+TEST(Sandbox, SwapTargetNamingAVendorKernelIsDataNotCode) {
+  // The #1 kernels of ACT and π0 are CUTLASS kernels and Diffusion Policy's are cuDNN's: their names
+  // and op stacks in cuda/swap.json must not trip the vendor-library rules meant for candidate code.
+  SourceTree seed = clean_tree();
+  seed["cuda/swap.json"] =
+      R"js({"reference_kernel": "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x64_8x5_tn_align1>(...)",)js"
+      R"js( "op_stack": ["aten::conv2d", "aten::cudnn_convolution"], "library": "cudnn"})js";
+  EXPECT_TRUE(check_sources({}, seed, default_rules()).empty()) << all(check_sources({}, seed, default_rules()));
+  // The same text in candidate code is still rejected.
+  SourceTree code = seed;
+  code["cuda/candidate.cu"] += "\n// host\nstatic void f() { cutlass::gemm::device::Gemm<float> g; }\n";
+  EXPECT_TRUE(has_rule(check_sources({}, code, default_rules()), "vendor_library"));
+}
+
 TEST(Sandbox, RejectsACublasCall) {
   const SourceTree seed = clean_tree();
   SourceTree cand = seed;
