@@ -448,14 +448,21 @@ std::string makefile(const DesignPoint& p) {
   s += R"(# Build with the vxsynth SDK:     make VXSDK=<vxsynth build dir>/sdk     (includes $(VXSDK)/sdk.mk)
 # Build against a real Vortex 2.x: make VORTEX_HOME=<vortex source> [VORTEX_BUILD=<vortex build dir>]
 #                                  then `make run-simx` (vortex-2x.md §6.1-6.3)
-# Run: ./vxs_candidate [-d DIR]    (kernel.vxbin must be in the working directory)
+# Run: make run [OPTS="-d DIR"]    (or ./vxs_candidate [-d DIR] with the VXSIM_* shape below exported;
+#                                  kernel.vxbin must be in the working directory)
 PROJECT := vxs_candidate
 SRC_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SRCS := $(SRC_DIR)/main.cpp
 VX_SRCS := $(SRC_DIR)/kernel.cpp
 OPTS ?=
-
-ifdef VORTEX_HOME
+)";
+  s += fmt::format(
+      "# Device shape the candidate was designed for (its block must fit one core's warps x threads);\n"
+      "# on a real Vortex build the driver with CONFIGS=\"-DNUM_CORES={0} -DNUM_WARPS={1} -DNUM_THREADS={2}\".\n"
+      "VXSIM_CORES ?= {0}\nVXSIM_WARPS ?= {1}\nVXSIM_THREADS ?= {2}\n"
+      "export VXSIM_CORES VXSIM_WARPS VXSIM_THREADS\n\n",
+      p.vortex.cores, p.vortex.warps, p.vortex.threads);
+  s += R"(ifdef VORTEX_HOME
 # Real Vortex: its config.mk and tests/regression/common.mk provide the toolchain, flags, link
 # script, vxbin.py, libvortex and the run-simx target.
 VORTEX_BUILD ?= $(VORTEX_HOME)/build
