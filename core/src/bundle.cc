@@ -129,7 +129,15 @@ Signature read_signature_metrics(const json& m, const At& at) {
     const json& v = field(m, at, key.c_str());
     if (v.is_null()) continue;
     if (!v.is_number() || !std::isfinite(v.get<double>())) at[key].fail("expected a finite number or null (NA)");
-    s[def.id] = v.get<double>();
+    const double x = v.get<double>();
+    // Ranges (docs/reference-bundle.md): every metric is >= 0; fractions are <= 1; percentages are
+    // <= 100 except coalescing, which ncu reports above 100 % for broadcast loads (several lanes
+    // reading the same bytes count their bytes once per lane).
+    if (x < 0) at[key].fail(fmt::format("{} is negative (unit {})", x, def.unit));
+    if (def.unit == "fraction" && x > 1.0) at[key].fail(fmt::format("{} is above 1 (a fraction)", x));
+    if (def.unit == "%" && def.id != MetricId::kCoalescing && x > 100.0)
+      at[key].fail(fmt::format("{} is above 100 %", x));
+    s[def.id] = x;
   }
   return s;
 }

@@ -105,5 +105,21 @@ TEST(Bundle, ReaderNamesTheField) {
   EXPECT_NE(error_of(j).find("kernels[0].ncu.raw.x.value"), std::string::npos) << error_of(j);
 }
 
+TEST(Bundle, SignatureValuesOutOfRangeAreRejected) {
+  // A negative rate would make the log-ratio distance NaN; fractions and percentages have bounds.
+  nlohmann::json j = to_json(sample());
+  j["kernels"][0]["signature"]["arith_intensity"] = -3.0;
+  EXPECT_NE(error_of(j).find("kernels[0].signature.arith_intensity: -3 is negative"), std::string::npos) << error_of(j);
+  j = to_json(sample());
+  j["kernels"][0]["signature"]["active_lanes"] = 7.5;
+  EXPECT_NE(error_of(j).find("signature.active_lanes: 7.5 is above 1"), std::string::npos) << error_of(j);
+  j = to_json(sample());
+  j["kernels"][0]["signature"]["l1_hit_rate"] = 250.0;
+  EXPECT_NE(error_of(j).find("signature.l1_hit_rate: 250 is above 100 %"), std::string::npos) << error_of(j);
+  j = to_json(sample());
+  j["kernels"][0]["signature"]["coalescing"] = 272.0;  // ncu reports > 100 % for broadcast loads
+  EXPECT_EQ(error_of(j), "");
+}
+
 }  // namespace
 }  // namespace vxsynth::core
