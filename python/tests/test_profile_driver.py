@@ -201,3 +201,11 @@ def test_split_by_nvtx_keeps_lines():
     parts = co.split_by_nvtx("\n".join(["==PROF== x", hdr, '"","","","","","","","ns"'] + rows))
     assert parts["conv2d_fp32_simt"][2:] == [rows[0]] and parts["linear_fp32_simt"][2:] == [rows[1]]
     assert parts["conv2d_fp32_tf32"][2:] == []
+
+
+def test_help_exits_zero(capsys):
+    # argparse's --help is a success, not an argument error.
+    with pytest.raises(SystemExit) as e:
+        profile.main(["--help"])
+    assert e.value.code == 0
+    assert "User script" in capsys.readouterr().out

@@ -77,7 +77,9 @@ def parse_args(argv: Sequence[str]):
     p = build_parser()
     try:
         a = p.parse_args(argv)
-    except SystemExit as e:  # argparse printed its message
+    except SystemExit as e:  # argparse printed its message (or the help, with code 0)
+        if e.code in (0, None):
+            raise
         raise DriverError("invalid arguments (see message above)", EXIT_ARGS) from e
     a.script = script
     if a.workload and script:
