@@ -3,9 +3,12 @@
 //   docs/reconstruct.md). Owned by refine/.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -37,6 +40,21 @@ fs::path default_sdk_dir() {
   return exe.parent_path().parent_path() / "sdk";
 }
 
+// True when an executable named `name` is found on PATH (as execvp would find it).
+bool on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  std::string_view rest(path);
+  while (true) {
+    const size_t colon = rest.find(':');
+    const std::string dir(rest.substr(0, colon));
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return true;
+    if (colon == std::string_view::npos) return false;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
 int run(const Options& opts) {
   Options o = opts;
   // Every later step (nvcc, make, the simulator) runs in a candidate directory of its own: resolve the
@@ -58,6 +76,13 @@ int run(const Options& opts) {
 
   const std::string profile = o.profile.empty() ? (refine::gpu_present() ? "ncu" : "vxsim") : o.profile;
   const fs::path sdk = o.sdk.empty() ? default_sdk_dir() : fs::path(o.sdk);
+  // Pre-flight: configuration errors are reported before anything is written, not as a rejected seed.
+  if (!fs::is_regular_file(sdk / "sdk.mk")) {
+    throw make_error("--sdk {}: no sdk.mk there (it is generated in <build>/sdk by the CMake build)", sdk.string());
+  }
+  if (profile == "ncu" && !on_path("ncu")) {
+    throw make_error("--profile ncu: 'ncu' (Nsight Compute) is not on PATH; use --profile vxsim on a machine without it");
+  }
   std::unique_ptr<refine::ProfileBackend> backend;
   if (profile == "vxsim") {
     backend = refine::make_vxsim_backend({sdk});
