@@ -10,6 +10,7 @@ packages=(
   python3 python3-pytest python3-numpy python3-torch
   libssl-dev  # refine: SHA-256 of candidate sources (OpenSSL EVP)
   zlib1g-dev
+  clang libclang-rt-14-dev  # scripts/fuzz-decoder.sh: libFuzzer target of the vxsim decoder
 )
 missing=()
 for p in "${packages[@]}"; do
