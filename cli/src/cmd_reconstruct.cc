@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Options {
-  std::string bundle, kernel, agent = "builtin", profile, out, sdk;
+  std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu";
   int budget = 12;
   bool resume = false;
   uint64_t seed = 1;
@@ -80,14 +80,15 @@ int run(const Options& opts) {
   if (!fs::is_regular_file(sdk / "sdk.mk")) {
     throw make_error("--sdk {}: no sdk.mk there (it is generated in <build>/sdk by the CMake build)", sdk.string());
   }
-  if (profile == "ncu" && !on_path("ncu")) {
-    throw make_error("--profile ncu: 'ncu' (Nsight Compute) is not on PATH; use --profile vxsim on a machine without it");
+  if (profile == "ncu" && !(o.ncu.find('/') != std::string::npos ? fs::is_regular_file(o.ncu) : on_path(o.ncu))) {
+    throw make_error("--profile ncu: '{}' (Nsight Compute) is not {}; use --profile vxsim on a machine without it",
+                     o.ncu, o.ncu.find('/') != std::string::npos ? "a file" : "on PATH");
   }
   std::unique_ptr<refine::ProfileBackend> backend;
   if (profile == "vxsim") {
     backend = refine::make_vxsim_backend({sdk});
   } else if (profile == "ncu") {
-    backend = refine::make_ncu_backend({sdk});
+    backend = refine::make_ncu_backend({sdk, o.ncu});
   } else {
     throw make_error("--profile: '{}' is not a backend (ncu, vxsim)", profile);
   }
@@ -140,6 +141,10 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--seed", o->seed, "seed of the agent's tie-breaks and of the sampled inputs")->capture_default_str();
   app.add_option("-o,--output", o->out, "output directory")->required();
   app.add_option("--sdk", o->sdk, "directory holding the Vortex SDK's sdk.mk (default: <build>/sdk)");
+  app.add_option("--ncu", o->ncu,
+                 "Nsight Compute CLI for --profile ncu (a name on PATH or a path, e.g. a wrapper that serialises "
+                 "concurrent runs)")
+      ->capture_default_str();
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();

@@ -200,25 +200,51 @@ CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& t
   return c;
 }
 
-// Launch arguments of codegen's `vxs_launch` per op family (codegen/include/vxsynth/codegen/emit.h).
-std::string launch_call(const check::OpSpec& op) {
+// Shape arguments of codegen's `vxs_launch` and `vxs_workspace_bytes` per op family, at the
+// profiled shape (codegen/src/emit_cuda.cc, family_api).
+std::string shape_args(const check::OpSpec& op) {
   const auto& g = op.gemm;
   const auto& c = op.conv;
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      return fmt::format("{}, {}, {}", g.m, g.n, g.k);
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      return fmt::format("{}, {}, {}, {}, {}LL, {}LL", g.batch, g.m, g.n, g.k, op.a_stride(), op.b_stride());
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d:
+      return fmt::format("{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}", c.n, c.c, c.h, c.w, c.k, c.r, c.s,
+                         c.stride[0], c.stride[1], c.pad[0], c.pad[1], c.dilation[0], c.dilation[1], c.groups);
+  }
+  return "";
+}
+
+// Parameter types of `vxs_workspace_bytes` per op family.
+std::string shape_decl(const check::OpSpec& op) {
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      return "int, int, int";
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      return "int, int, int, int, long long, long long";
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d:
+      return "int, int, int, int, int, int, int, int, int, int, int, int, int, int";
+  }
+  return "";
+}
+
+// The `vxs_launch` call of the standalone harness.
+std::string launch_call(const check::OpSpec& op) {
   const char* bias = op.has_bias ? "(const T*)buf[2]" : "nullptr";
   switch (op.family) {
     case check::OpFamily::kLinear:
-      return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], {}, out, ws, {}, {}, {}, 0)",
-                         bias, g.m, g.n, g.k);
-    case check::OpFamily::kMatmul:
-    case check::OpFamily::kBmm:
-      return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], out, ws, {}, {}, {}, {}, {}LL, {}LL, 0)",
-                         g.batch, g.m, g.n, g.k, op.a_stride(), op.b_stride());
     case check::OpFamily::kConv1d:
     case check::OpFamily::kConv2d:
-      return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], {}, out, ws, {}, {}, {}, {}, {}, {}, {}, "
-                         "{}, {}, {}, {}, {}, {}, {}, 0)",
-                         bias, c.n, c.c, c.h, c.w, c.k, c.r, c.s, c.stride[0], c.stride[1], c.pad[0], c.pad[1],
-                         c.dilation[0], c.dilation[1], c.groups);
+      return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], {}, out, ws, {}, 0)", bias, shape_args(op));
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], out, ws, {}, 0)", shape_args(op));
   }
   return "";
 }
@@ -257,7 +283,7 @@ std::string standalone_harness(const check::OpSpec& op, check::PrecisionPath pat
 #include <vector>
 typedef {T} T;
 extern "C" int vxs_launch({decl});
-extern "C" size_t vxs_workspace_bytes(void);
+extern "C" size_t vxs_workspace_bytes({shape_decl});
 static void check(cudaError_t e, const char* what) {{
   if (e != cudaSuccess) {{ std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e)); std::exit(2); }}
 }}
@@ -284,7 +310,8 @@ int main(int argc, char** argv) {{
   check(cudaMalloc(&out, out_numel * sizeof(T)), "cudaMalloc out");
   check(cudaMemset(out, 0xFF, out_numel * sizeof(T)), "poison out");  // all-ones bits = NaN
   float* ws = nullptr;
-  if (vxs_workspace_bytes() > 0) check(cudaMalloc(&ws, vxs_workspace_bytes()), "cudaMalloc ws");
+  const size_t ws_bytes = vxs_workspace_bytes({shape});  // split-K partials / separate epilogue
+  if (ws_bytes > 0) check(cudaMalloc(&ws, ws_bytes), "cudaMalloc ws");
   const int err = {call};
   if (err != 0) {{ std::fprintf(stderr, "vxs_launch returned %d\n", err); return 3; }}
   check(cudaDeviceSynchronize(), "kernel");
@@ -301,10 +328,24 @@ int main(int argc, char** argv) {{
 )",
                      fmt::arg("T", bf16 ? "__nv_bfloat16" : "float"), fmt::arg("decl", launch_decl(op)),
                      fmt::arg("loads", loads), fmt::arg("out_numel", check::output_numel(op)),
-                     fmt::arg("call", launch_call(op)));
+                     fmt::arg("call", launch_call(op)), fmt::arg("shape_decl", shape_decl(op)),
+                     fmt::arg("shape", shape_args(op)));
 }
 
 namespace {
+
+// The vxsim runtime writes the signature of the *last* launch; a candidate with two launches
+// (split-K reduction or a separate epilogue) would be measured by its second, small kernel, while
+// the reference signature is of the main kernel. Returns why such a candidate's Vortex-side
+// signature is refused, or an empty string.
+std::string single_launch_signature_problem(const EvalRequest& req) {
+  const int launches = codegen::launches(codegen::design_point_from_json(req.design));
+  if (launches <= 1) return {};
+  return fmt::format(
+      "the candidate has {} launches and the vxsim runtime's $VXSIM_SIGNATURE holds only the last one "
+      "(docs/reconstruct.md, Status)",
+      launches);
+}
 
 // Both backends: fresh seeded inputs and the float64 reference, the Vortex side built with the SDK
 // and run on vxsim (candidate check, Vortex-side signature). The ncu backend adds the CUDA side on
@@ -422,9 +463,12 @@ class CandidateBackend : public ProfileBackend {
       ev.failure = fmt::format("build: make {}: {}", build.status_text(), tail_lines(build.output, 4));
       return ev;
     }
-    // The device the design targets (cores × warps × threads), strict divergence, timing mode.
+    // The device the design targets (cores × warps × threads), strict divergence. Timing mode when
+    // the Vortex side gives the signature (vxsim backend); functional mode under ncu, whose D comes
+    // from the CUDA candidate: the Vortex run is the candidate check only, 5–10× faster
+    // (docs/timing.md), and the locked kernel's timing signature is measured once at lock.
     std::map<std::string, std::string> env =
-        codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/true);
+        codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/!on_gpu());
     const fs::path sig_path = dir / kVortexSignatureFile;
     env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
     std::error_code ec;
@@ -453,21 +497,13 @@ class CandidateBackend : public ProfileBackend {
     if (ncu_sig) {
       ev.signature = ncu_sig->signature;
     } else {
+      if (const std::string why = single_launch_signature_problem(req); !why.empty()) {
+        ev.failure = "profile: " + why;
+        return ev;
+      }
       if (!fs::exists(sig_path)) {
         ev.failure = fmt::format("profile: the vxsim runtime wrote no signature to $VXSIM_SIGNATURE ({})",
                                  sig_path.string());
-        return ev;
-      }
-      // The runtime writes the signature of the *last* launch; a candidate with two launches
-      // (split-K reduction or a separate epilogue) would be measured by its second, small kernel,
-      // while the reference signature is of the main kernel. Refuse rather than record a
-      // misleading D.
-      const int launches = codegen::launches(codegen::design_point_from_json(req.design));
-      if (launches > 1) {
-        ev.failure = fmt::format(
-            "profile: the candidate has {} launches and the vxsim runtime's $VXSIM_SIGNATURE holds only the "
-            "last one (docs/reconstruct.md, Status)",
-            launches);
         return ev;
       }
       const json sj = json::parse(read_file(sig_path), nullptr, false);
@@ -483,6 +519,25 @@ class CandidateBackend : public ProfileBackend {
       ev.observed.engine = *t > 0.0 ? core::EngineClass::kTensorCore : core::EngineClass::kSimt;
     ev.observed.atomics_per_inst = sig[core::MetricId::kAtomicsPerInst];
     return ev;
+  }
+
+  std::string measure_locked_vortex_signature(const fs::path& dir, const EvalRequest& req) override {
+    const fs::path sig_path = dir / kVortexSignatureFile;
+    if (!on_gpu()) return fs::exists(sig_path) ? std::string() : "the vxsim run wrote none";
+    if (const std::string why = single_launch_signature_problem(req); !why.empty()) return why;
+    // The locked revision's Vortex program was built and checked in evaluate(); run it once more
+    // in timing mode on the same inputs for its signature.
+    std::map<std::string, std::string> env =
+        codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/true);
+    env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
+    std::error_code ec;
+    fs::remove(sig_path, ec);
+    const ProcessResult run = run_process({"./vxs_candidate", "-d", fs::absolute(dir / kDataDir).string()},
+                                          dir / "vortex", req.rules->run_timeout_s, env);
+    write_file_atomic(dir / "run_timing.log", run.output);
+    if (!run.ok() || !fs::exists(sig_path))
+      return fmt::format("timing run of the locked kernel: {}: {}", run.status_text(), tail_lines(run.output, 2));
+    return {};
   }
 
  private:

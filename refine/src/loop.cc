@@ -148,8 +148,17 @@ void copy_dir(const fs::path& from, const fs::path& to) {
 
 // Locks the best retained pair as the benchmark.
 void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, LoopResult& result,
-              const fs::path& out) {
+              const fs::path& out, ProfileBackend& backend, const SandboxRules& rules, const LoopOptions& opts) {
   const RevisionEntry* locked = last_retained(record);
+  {
+    EvalRequest req;
+    req.revision = locked->revision;
+    req.context = &ref.context;
+    req.rules = &rules;
+    req.seed = opts.seed;
+    req.design = locked->design;
+    result.vortex_signature_note = backend.measure_locked_vortex_signature(revision_dir(out, locked->revision), req);
+  }
   const SourceTree sources = load_sources(out, *locked);
   for (const char* side : {"vortex", "cuda"}) {
     std::error_code ec;
@@ -347,7 +356,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     if (e.decision == Decision::kReject) ++result.rejected;
   }
   result.seed_d = record.front().d.value_or(0.0);
-  finalize(ref, record, result, out);
+  finalize(ref, record, result, out, backend, rules, opts);
   return result;
 }
 
@@ -399,6 +408,9 @@ json summarize(const Reference& ref, const std::vector<RevisionEntry>& record,
               {"source_output_check", locked.source_output.method},
               {"candidate_check", locked.candidate.method},
               {"tool_versions", locked.tool_versions},
+              {"vortex_signature", result.vortex_signature_note.empty()
+                                       ? std::string(kVortexSignatureFile)
+                                       : "not measured: " + result.vortex_signature_note},
               {"metrics", metrics},
               {"revisions", revisions}};
 }
@@ -412,14 +424,15 @@ std::string summary_markdown(const json& s) {
       "| | |\n|---|---|\n| agent | {} |\n| profile backend | {} |\n| seed D | {:.4f} |\n"
       "| final D | {:.4f} (revision {}) |\n| revisions tried / retained / reverted / rejected | "
       "{} / {} / {} / {} |\n| stop | {} |\n| wall time | {:.1f} s |\n| checks (locked) | "
-      "source-output: {}; candidate: {} |\n\n",
+      "source-output: {}; candidate: {} |\n| Vortex-side signature | {} |\n\n",
       s["kernel_id"].get<std::string>(), s["kernel_name"].get<std::string>(),
       s["agent"].get<std::string>(), s["profile_backend"].get<std::string>(),
       s["seed_D"].get<double>(), s["final_D"].get<double>(), s["locked_revision"].get<int>(),
       s["revisions_tried"].get<int>(), s["revisions_retained"].get<int>(),
       s["revisions_reverted"].get<int>(), s["revisions_rejected"].get<int>(),
       s["stop_reason"].get<std::string>(), s["wall_time_s"].get<double>(),
-      s["source_output_check"].get<std::string>(), s["candidate_check"].get<std::string>());
+      s["source_output_check"].get<std::string>(), s["candidate_check"].get<std::string>(),
+      s.value("vortex_signature", std::string("NA")));
   md += "## Per-metric signature (NA = not measured; NA on either side is left out of D)\n\n"
         "| metric | unit | reference | seed | final | d seed | d final |\n"
         "|---|---|---:|---:|---:|---:|---:|\n";

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <thread>
 
+#include "vxsynth/check/op_spec.h"
+#include "vxsynth/codegen/seed.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
@@ -126,27 +128,50 @@ TEST(RealKernel, CodegenSpaceMovesAndExampleAgentEditTheRealSeed) {
 
 // The ncu backend's standalone launcher compiles with the real seed candidate (nvcc, sm_90,
 // compile-only here; running it needs the GPU machine).
-TEST(RealKernel, NcuStandaloneHarnessCompilesWithTheRealCandidate) {
+// The standalone launcher and the candidate must agree on every extern "C" signature: C linkage
+// does not check arguments, and a launcher that called vxs_workspace_bytes() without the shape
+// made every two-launch candidate fail on the H200 (garbage `groups` → SIGFPE in a conv, 0 bytes →
+// vxs_launch refused split-K). Compiling both into one translation unit turns any mismatch into a
+// compile error. One real reference kernel per op family, the seed and a two-launch design.
+TEST(RealKernel, NcuStandaloneHarnessAgreesWithTheCandidateOfEveryFamily) {
   const fs::path nvcc = "/usr/local/cuda/bin/nvcc";
   if (!fs::exists(nvcc)) GTEST_SKIP() << "nvcc is absent";
-  const Reference ref = act_kernel("k4");
-  const auto space = make_codegen_space(ref.context);
-  const fs::path dir = fs::temp_directory_path() / fmt::format("refine_e2e_ncu_{}", ::getpid());
-  fs::remove_all(dir);
-  write_tree(dir, space->render(space->seed_design()));
-  const std::string harness =
-      standalone_harness(check::op_spec_from_context(ref.context), check::PrecisionPath::kFp32);
-  EXPECT_NE(harness.find("vxs_launch((const T*)buf[0], (const T*)buf[1], (const T*)buf[2], out, ws, 100, 512, 512, 0)"),
-            std::string::npos)
-      << harness;
-  write_file_atomic(dir / "cuda" / "vxs_standalone.cu", harness);
-  for (const char* tu : {"candidate.cu", "vxs_standalone.cu"}) {
-    const ProcessResult r = run_process({nvcc.string(), "-arch=sm_90", "-std=c++17", "-O2", "-c", tu, "-o",
-                                         std::string(tu) + ".o"},
-                                        dir / "cuda", 300);
-    EXPECT_TRUE(r.ok()) << tu << ": " << r.output;
+  const fs::path refs = fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200";
+  const struct {
+    const char* workload;
+    const char* kernel;
+    const char* expected_call;
+  } cases[] = {
+      {"act", "k4", "vxs_launch((const T*)buf[0], (const T*)buf[1], (const T*)buf[2], out, ws, 100, 512, 512, 0)"},
+      {"act", "k5", "vxs_workspace_bytes(1, 512, 15, 20, 512, 3, 3, 1, 1, 1, 1, 1, 1, 1)"},
+      {"pi0", "k1", "vxs_workspace_bytes(8, 51, 256, 867, "},
+      {"diffusion_policy", "k2", "vxs_workspace_bytes(1, 2048, 1, 4, 2048, 1, 5, 1, 1, 0, 2, 1, 1, 1)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(fmt::format("{} {}", c.workload, c.kernel));
+    const fs::path bundle_path = refs / c.workload / "bundle.json";
+    const Reference ref =
+        reference_from_bundle(core::read_bundle(bundle_path), c.kernel, sha256_hex(read_file(bundle_path)));
+    const auto space = make_codegen_space(ref.context);
+    const check::OpSpec op = check::op_spec_from_context(ref.context);
+    const std::string harness = standalone_harness(op, codegen::fixed_properties(ref.context).path);
+    EXPECT_NE(harness.find(c.expected_call), std::string::npos) << harness;
+    std::vector<json> designs{space->seed_design()};
+    std::string why;
+    if (auto split = space->apply(designs[0], {"split_k", "forward"}, &why)) designs.push_back(*split);
+    EXPECT_EQ(designs.size(), 2u) << "split_k forward not applicable: " << why;
+    for (const json& design : designs) {
+      const fs::path dir = fs::temp_directory_path() / fmt::format("refine_e2e_ncu_{}", ::getpid());
+      fs::remove_all(dir);
+      write_tree(dir, space->render(design));
+      write_file_atomic(dir / "cuda" / "vxs_standalone.cu", harness);
+      write_file_atomic(dir / "cuda" / "one_tu.cu", "#include \"candidate.cu\"\n#include \"vxs_standalone.cu\"\n");
+      const ProcessResult r = run_process(
+          {nvcc.string(), "-arch=sm_90", "-std=c++17", "-O2", "-c", "one_tu.cu", "-o", "one_tu.o"}, dir / "cuda", 300);
+      EXPECT_TRUE(r.ok()) << design.dump() << "\n" << r.output;
+      fs::remove_all(dir);
+    }
   }
-  fs::remove_all(dir);
 }
 
 // CUDA-first evidence captured on the H200 (tests/data/h200/act_k4_seed_cuda.*): the seed's CUDA

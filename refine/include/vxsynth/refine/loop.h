@@ -66,6 +66,18 @@ class ProfileBackend {
   /// failures of the harness itself (cannot start a tool) throw vxsynth::Error.
   [[nodiscard]] virtual Evaluation evaluate(const std::filesystem::path& candidate_dir,
                                             const EvalRequest& request) = 0;
+  /// Called once when the loop locks `candidate_dir` (an evaluated, retained revision) as the
+  /// benchmark: makes sure `candidate_dir/vortex_signature.json` holds the Vortex-side signature of
+  /// the locked kernel. The vxsim backend measured it in evaluate(); the ncu backend runs the Vortex
+  /// side functionally per revision (its D comes from ncu) and measures the timing-mode signature
+  /// only here. Returns an empty string on success, else why no signature was written (recorded in
+  /// the summary; not an error of the run).
+  [[nodiscard]] virtual std::string measure_locked_vortex_signature(const std::filesystem::path& candidate_dir,
+                                                                    const EvalRequest& request) {
+    (void)candidate_dir;
+    (void)request;
+    return {};
+  }
 };
 
 /// The reference the loop reconstructs: one kernel entry of a reference bundle.
@@ -108,6 +120,9 @@ struct LoopResult {
   std::string stop_reason;
   double wall_time_s = 0.0;
   std::filesystem::path benchmark_dir;
+  /// Empty when vortex_signature.json was written for the locked kernel, else why not (e.g. a
+  /// two-launch candidate, or the timing run timed out).
+  std::string vortex_signature_note;
 };
 
 /// Runs (or resumes) a reconstruction into `opts.out_dir`. Layout (docs/reconstruct.md):

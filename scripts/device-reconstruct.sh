@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# CUDA-first reconstruction on a lent GPU machine (issue 7, "GPU evidence"): unpacks the
+# bundle made by scripts/device-pack.sh, points its sdk.mk at the unpacked toolchain, and runs
+# `vxsynth reconstruct --profile ncu` for several reference kernels at once. Their CPU work
+# (nvcc, riscv gcc, vxsim) runs in parallel; their ncu runs are serialised through a flock
+# wrapper so that no two profiling sessions share the GPU.
+#
+# Usage (repository root, on the GPU machine):
+#   scripts/device-reconstruct.sh OUT_DIR SPEC...
+#   SPEC = WORKLOAD:KERNEL:BUDGET, e.g. act:k4:6 (bundle data/references/h200/WORKLOAD/bundle.json)
+# Environment: VXDEV_TARBALL (default .devcarry/vxdev.tar.xz), PROFILE (default ncu; vxsim
+#   smoke-tests the unpacked toolchain on a machine without a GPU), RUN_TIMEOUT (s per candidate
+#   run, default 300), SEED (default 1), TARBALL (write OUT_DIR as a .tgz there, *.bin left out).
+# Writes OUT_DIR/<workload>-<kernel>/ (the benchmark directory of each run, binaries and .ncu-rep
+# removed), OUT_DIR/<workload>-<kernel>.log, OUT_DIR/provenance.txt, OUT_DIR/summary.tsv.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: device-reconstruct.sh OUT_DIR WORKLOAD:KERNEL:BUDGET...}
+shift
+(($#)) || { echo "device-reconstruct: no WORKLOAD:KERNEL:BUDGET given" >&2; exit 2; }
+tarball=${VXDEV_TARBALL:-$repo/.devcarry/vxdev.tar.xz}
+profile=${PROFILE:-ncu}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+tmp=$(mktemp -d /tmp/vxdev.XXXXXX)
+tar -C "$tmp" -xJf "$tarball"
+dev=$tmp/vxdev
+cat "$dev/PACKED"
+
+# Carried shared libraries, only where the system has no library of that soname.
+mkdir -p "$dev/lib-missing"
+for so in "$dev"/lib/*; do
+  name=$(basename "$so")
+  ldconfig -p | grep "^[[:space:]]*$name " >/dev/null || ln -s "$so" "$dev/lib-missing/$name"
+done
+export LD_LIBRARY_PATH="$dev/lib-missing${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+echo "carried libraries in use: $(ls "$dev/lib-missing" | tr '\n' ' ')"
+
+host_cxx=$(command -v c++ || command -v g++) || { echo "device-reconstruct: no host C++ compiler" >&2; exit 1; }
+sed -e "s#@VXDEV@#$dev#g" -e "s#@REPO@#$repo#g" -e "s#@HOST_CXX@#$host_cxx#g" "$dev/sdk/sdk.mk.in" > "$dev/sdk/sdk.mk"
+
+# The relocated riscv toolchain must build and link a kernel before anything else runs.
+printf 'int main() { return 0; }\n' > "$tmp/probe.cpp"
+make -s -C "$tmp" -f - probe <<EOF
+include $dev/sdk/sdk.mk
+probe:
+	\$(VX_CXX) \$(VX_CXXFLAGS) probe.cpp \$(VX_LDFLAGS) -o probe.elf
+EOF
+echo "riscv toolchain: ok ($("$dev/riscv/bin/riscv64-unknown-elf-g++" --version | head -1))"
+
+ncu_cmd=ncu
+if [ "$profile" = ncu ]; then
+  printf '#!/bin/sh\nexec flock %s/ncu.lock %s "$@"\n' "$tmp" "$(command -v ncu)" > "$dev/bin/ncu-locked"
+  chmod +x "$dev/bin/ncu-locked"
+  ncu_cmd=$dev/bin/ncu-locked
+fi
+
+{
+  echo "date_utc: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(hostname)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null || echo "gpu: none"
+  (/usr/local/cuda/bin/nvcc --version 2>/dev/null || echo "nvcc: none") | tail -2
+  (ncu --version 2>/dev/null || echo "ncu: none") | tail -1
+  python3 -c 'import torch; print("torch", torch.__version__)' 2>/dev/null || echo "torch: none"
+  echo "host c++: $("$host_cxx" --version | head -1)"
+  echo "repo: $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
+  cat "$dev/PACKED"
+  echo "command: scripts/device-reconstruct.sh OUT $*"
+} > "$out/provenance.txt"
+
+pids=()
+names=()
+for spec in "$@"; do
+  IFS=: read -r workload kernel budget <<<"$spec"
+  bundle=$repo/data/references/h200/$workload/bundle.json
+  [ -f "$bundle" ] || { echo "device-reconstruct: $spec: no $bundle" >&2; exit 2; }
+  name=$workload-$kernel
+  (
+    start=$(date +%s)
+    "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" --ncu "$ncu_cmd" \
+      --sdk "$dev/sdk" --budget "${budget:-6}" --seed "${SEED:-1}" --run-timeout "${RUN_TIMEOUT:-300}" \
+      -o "$out/$name"
+    echo "wall: $(($(date +%s) - start)) s"
+  ) > "$out/$name.log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+done
+status=0
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then echo "${names[$i]}: done"; else echo "${names[$i]}: FAILED (see $out/${names[$i]}.log)"; status=1; fi
+done
+
+# Keep what a reader needs (sources, CSVs, logs, record, summaries); drop binaries and reports.
+find "$out" -type f \( -name '*.ncu-rep' -o -name 'vxs_standalone' -o -name 'vxs_candidate' -o -name '*.elf' \
+  -o -name '*.vxbin' -o -name '*.o' -o -name main \) -delete
+printf 'run\tseed_D\tfinal_D\ttried\tretained\twall_s\tstop\n' > "$out/summary.tsv"
+for name in "${names[@]}"; do
+  s=$out/$name/summary.json
+  if [ -f "$s" ]; then
+    python3 - "$s" "$name" >> "$out/summary.tsv" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"{sys.argv[2]}\t{s['seed_D']:.4f}\t{s['final_D']:.4f}\t{s['revisions_tried']}\t{s['revisions_retained']}\t"
+      f"{s['wall_time_s']:.0f}\t{s['stop_reason']}")
+EOF
+  else
+    printf '%s\tNA\tNA\tNA\tNA\tNA\tno summary\n' "$name" >> "$out/summary.tsv"
+  fi
+done
+column -t -s $'\t' "$out/summary.tsv" 2>/dev/null || cat "$out/summary.tsv"
+# One archive of everything but the sampled tensors (*.bin: up to 84 MB per revision for a conv1d
+# weight), small enough to come back from a lent machine.
+if [ -n "${TARBALL:-}" ]; then
+  tar -C "$(dirname "$out")" --exclude='*.bin' -czf "$TARBALL" "$(basename "$out")"
+  echo "archive: $TARBALL ($(du -h "$TARBALL" | cut -f1))"
+fi
+exit "$status"
