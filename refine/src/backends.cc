@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -180,7 +181,13 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 std::string tool_version(const std::vector<std::string>& argv) {
   try {
     const ProcessResult r = run_process(argv, fs::current_path(), 30.0);
-    if (r.ok()) return first_line(r.output);
+    // The line naming the version ("Version 2025.3.1.0 (build …)" is ncu's third line), else the first.
+    if (r.ok()) {
+      std::istringstream lines(r.output);
+      for (std::string line; std::getline(lines, line);)
+        if (line.find("ersion ") != std::string::npos) return line;
+      return first_line(r.output);
+    }
   } catch (const Error&) {
   }
   return "unavailable";
