@@ -1,24 +1,28 @@
 #include "vxsynth/common/file_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "vxsynth/common/error.h"
 
 namespace vxsynth {
 namespace {
 
-void write_all(int fd, std::string_view data, const std::filesystem::path& path) {
+/// Writes all of `data` to `fd` (retrying on EINTR and short writes). Errors name `target` (the
+/// file the caller asked for) first and `tmp` (the temporary file actually written) second.
+void write_all(int fd, std::string_view data, const std::filesystem::path& target,
+               const std::filesystem::path& tmp) {
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
-      if (errno == EINTR) continue;
-      throw make_error("{}: write failed: {}", path.string(), std::strerror(errno));
+      const int err = errno;
+      if (err == EINTR) continue;
+      throw make_error("{}: write failed: {} (temporary file {})", target.string(),
+                       std::strerror(err), tmp.string());
     }
     data.remove_prefix(static_cast<size_t>(n));
   }
@@ -27,21 +31,50 @@ void write_all(int fd, std::string_view data, const std::filesystem::path& path)
 }  // namespace
 
 std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw make_error("{}: cannot open for reading", path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw make_error("{}: read failed", path.string());
-  return ss.str();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    throw make_error("{}: cannot open for reading: {}", path.string(), std::strerror(err));
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw make_error("{}: cannot read: {}", path.string(), std::strerror(EISDIR));
+  }
+  std::string out;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      const int err = errno;
+      if (err == EINTR) continue;
+      throw make_error("{}: read failed: {}", path.string(), std::strerror(err));
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
   const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw make_error("{}: cannot create: {}", tmp.string(), std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    throw make_error("{}: cannot write: {} (creating temporary file {})", path.string(),
+                     std::strerror(err), tmp.string());
+  }
   try {
-    write_all(fd, content, tmp);
-    if (::fsync(fd) != 0) throw make_error("{}: fsync failed: {}", tmp.string(), std::strerror(errno));
+    write_all(fd, content, path, tmp);
+    if (::fsync(fd) != 0) {
+      const int err = errno;
+      throw make_error("{}: fsync failed: {} (temporary file {})", path.string(),
+                       std::strerror(err), tmp.string());
+    }
   } catch (...) {
     ::close(fd);
     ::unlink(tmp.c_str());
@@ -51,7 +84,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    throw make_error("{}: rename failed: {}", path.string(), std::strerror(err));
+    throw make_error("{}: cannot replace: {} (renaming temporary file {})", path.string(),
+                     std::strerror(err), tmp.string());
   }
 }
 
@@ -59,7 +93,10 @@ void append_line_atomic(const std::filesystem::path& path, std::string_view line
   std::string record(line);
   if (record.empty() || record.back() != '\n') record.push_back('\n');
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw make_error("{}: cannot open for append: {}", path.string(), std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    throw make_error("{}: cannot open for append: {}", path.string(), std::strerror(err));
+  }
   // One write() call: with O_APPEND the kernel places the whole buffer at the end atomically for
   // regular files; a short write is reported as an error (the record is then truncated by the
   // reader's last-line validation, never silently accepted).
@@ -71,8 +108,9 @@ void append_line_atomic(const std::filesystem::path& path, std::string_view line
                      record.size(), std::strerror(err));
   }
   if (::fsync(fd) != 0) {
+    const int sync_err = errno;
     ::close(fd);
-    throw make_error("{}: fsync failed: {}", path.string(), std::strerror(errno));
+    throw make_error("{}: fsync failed: {}", path.string(), std::strerror(sync_err));
   }
   ::close(fd);
 }

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <functional>
+#include <string>
 
 #include "vxsynth/common/error.h"
 
@@ -38,6 +44,47 @@ TEST(FileIo, MissingFileNamesThePath) {
   } catch (const vxsynth::Error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.json"), std::string::npos);
   }
+}
+
+// The message of a failed atomic write must start with the target the caller named (not the
+// `.tmp.PID` file, whose name also contains the target as a prefix) and carry the OS reason.
+void expect_names_target(const std::function<void()>& op, const fs::path& target,
+                         const std::string& reason) {
+  try {
+    op();
+    FAIL() << "expected vxsynth::Error";
+  } catch (const vxsynth::Error& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(target.string() + ": ", 0), 0u) << msg;
+    EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+  }
+}
+
+TEST(FileIo, ReadingADirectoryIsAnErrorNotAnEmptyFile) {
+  const fs::path dir = temp_dir();
+  expect_names_target([&] { (void)vxsynth::read_file(dir); }, dir, std::strerror(EISDIR));
+}
+
+TEST(FileIo, AtomicWriteIntoMissingDirectoryNamesTheTarget) {
+  const fs::path target = "/nonexistent/dir/x.json";
+  expect_names_target([&] { vxsynth::write_file_atomic(target, "{}"); }, target,
+                      std::strerror(ENOENT));
+}
+
+TEST(FileIo, AtomicWriteOverDirectoryNamesTheTargetAndLeavesNoTemp) {
+  // rename(2) of a regular file over a non-empty directory fails (EISDIR); the temp file is removed.
+  const fs::path target = temp_dir() / "is_a_dir";
+  fs::create_directories(target / "child");
+  expect_names_target([&] { vxsynth::write_file_atomic(target, "{}"); }, target,
+                      std::strerror(EISDIR));
+  const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
+  EXPECT_FALSE(fs::exists(tmp));
+}
+
+TEST(FileIo, AppendIntoMissingDirectoryNamesTheTarget) {
+  const fs::path target = "/nonexistent/dir/r.jsonl";
+  expect_names_target([&] { vxsynth::append_line_atomic(target, "{}"); }, target,
+                      std::strerror(ENOENT));
 }
 
 }  // namespace

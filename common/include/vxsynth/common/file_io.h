@@ -8,17 +8,20 @@
 
 namespace vxsynth {
 
-/// Reads a whole file. Throws vxsynth::Error naming the path if it cannot be opened or read.
+/// Reads a whole file. Throws vxsynth::Error naming the path and the OS reason (strerror) if it
+/// cannot be opened or read, including "Is a directory" for a directory (which open(2) accepts).
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 
 /// Replaces `path` atomically: writes a temporary file in the same directory, fsyncs it and renames
 /// it over `path`. A crash leaves either the old or the new content, never a mix.
-/// Throws vxsynth::Error naming the path on any I/O failure.
+/// Throws vxsynth::Error on any I/O failure; the message starts with `path` (the target, never the
+/// temporary file), gives the OS reason (strerror), and names the temporary file after it.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
 /// Appends one record (a line; a trailing '\n' is added if missing) with a single O_APPEND write
 /// followed by fsync, so concurrent readers and a crash never see a torn record.
-/// Throws vxsynth::Error naming the path on any I/O failure, including a short write.
+/// Throws vxsynth::Error on any I/O failure, including a short write; the message starts with
+/// `path` and gives the OS reason (strerror).
 void append_line_atomic(const std::filesystem::path& path, std::string_view line);
 
 }  // namespace vxsynth
