@@ -339,7 +339,18 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
     *proc_.trace_ << fmt::format("core {} warp {} pc {:#010x} mask {:#010x}: {}\n", id_, w, wp.pc, wp.tmask,
                                  disasm(d, wp.pc));
   }
-  if (d.op == kIllegalOp) c.illegal(d, "no instruction of RV32IMAF/Zicsr/Zicond/Vortex matches");
+  if (d.op == kIllegalOp) {
+    if (proc_.pc_outside_image(wp.pc)) {
+      // Execution left the program (a bad jump/return target or a missing exit): say so rather
+      // than leaving the user to decode why the zero/garbage word there is not an instruction.
+      const std::string why = fmt::format(
+          "the PC is outside the loaded image [{:#010x}, {:#010x}) (a jump or return to a bad "
+          "address, or a kernel that runs past its end?)",
+          proc_.image_lo_, proc_.image_hi_);
+      c.illegal(d, why.c_str());
+    }
+    c.illegal(d, "no instruction of RV32IMAF/Zicsr/Zicond/Vortex matches");
+  }
   ++proc_.total_instrs_;
   ++warp_instrs_;
   ++wp.instrs;
@@ -405,8 +416,9 @@ void Core::release_local_barrier(uint32_t id) {
 uint32_t ExecCtx::num_warps() const { return core.num_warps(); }
 
 void ExecCtx::illegal(const Decoded& d, const char* why) {
-  throw sim_error(ErrorKind::kIllegalInstr, "illegal instruction {:#010x} ({}) at PC {:#010x} (core {}, warp {}): {}",
-                  d.word, disasm(d, pc), pc, core.id_, wid, why);
+  throw sim_error(ErrorKind::kIllegalInstr,
+                  "illegal instruction {:#010x} ({}) at PC {:#010x} (core {}, warp {}, lanes {}): {}",
+                  d.word, disasm(d, pc), pc, core.id_, wid, lane_list(mask), why);
 }
 
 namespace {

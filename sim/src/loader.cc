@@ -2,7 +2,9 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "vxsim/core.h"
@@ -16,6 +18,24 @@ uint64_t le64(const uint8_t* p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
   return v;
+}
+
+/// Reads a kernel image file. A missing path, a directory and an unreadable file are reported as
+/// such (SimError kLoader with the OS reason) instead of being parsed as a short .vxbin.
+std::string read_image(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    throw sim_error(ErrorKind::kLoader, "{}: cannot read the kernel image: {}", path.string(), std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    throw sim_error(ErrorKind::kLoader, "{}: is a directory, not a kernel image (.vxbin or .elf)", path.string());
+  }
+  try {
+    return vxsynth::read_file(path);
+  } catch (const vxsynth::Error& e) {
+    throw SimError(ErrorKind::kLoader, e.what());
+  }
 }
 }  // namespace
 
@@ -117,7 +137,7 @@ Program load_elf(Memory& mem, std::span<const uint8_t> bytes, const std::string&
 }
 
 Program load_program(Processor& proc, const std::filesystem::path& path) {
-  std::string data = vxsynth::read_file(path);
+  std::string data = read_image(path);
   std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(data.data()), data.size());
   Program p;
   if (data.size() >= 4 && std::memcmp(data.data(), "\x7f" "ELF", 4) == 0) {
@@ -125,6 +145,7 @@ Program load_program(Processor& proc, const std::filesystem::path& path) {
   } else {
     p = load_vxbin(proc.memory(), bytes, path.string());
   }
+  proc.set_image_range(p.min_vma, p.max_vma);
   proc.dcr_write(0x001, p.entry);
   proc.dcr_write(0x002, 0);
   return p;

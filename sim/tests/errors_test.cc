@@ -65,6 +65,31 @@ TEST(Errors, IllegalInstruction) {
   expect_has(f.message, "warp 0");
 }
 
+TEST(Errors, IllegalInstructionInsideTheImageDoesNotBlameThePc) {
+  Fault f = run_case(1);
+  EXPECT_EQ(f.message.find("outside the loaded image"), std::string::npos) << f.message;
+}
+
+TEST(Errors, PcOutsideTheLoadedImageIsNamedAsSuch) {
+  // Start warp 0 one page past the end of the loaded program: the zero word fetched there is not
+  // an instruction, and the message must say the PC left the image (same class as before).
+  AsmMachine m("rv32im");
+  const uint32_t stray = (m.prog.max_vma + 0x1000u) & ~3u;
+  m.proc->dcr_write(0x001, stray);
+  m.proc->reset();
+  Fault f{ErrorKind::kConfig, "no error"};
+  try {
+    m.run();
+  } catch (const SimError& e) {
+    f = Fault{e.kind(), e.what()};
+  }
+  EXPECT_EQ(f.kind, ErrorKind::kIllegalInstr);
+  expect_has(f.message, fmt::format("illegal instruction 0x00000000 (unknown 0x00000000) at PC {:#010x}", stray));
+  expect_has(f.message, "warp 0, lanes {0}");
+  expect_has(f.message, fmt::format("the PC is outside the loaded image [{:#010x}, {:#010x})", m.prog.min_vma,
+                                    m.prog.max_vma));
+}
+
 TEST(Errors, MisalignedLoadNamesAddressAndLane) {
   Fault f = run_case(2);
   EXPECT_EQ(f.kind, ErrorKind::kMisaligned);

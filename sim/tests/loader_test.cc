@@ -1,7 +1,11 @@
 // .vxbin and ELF loading, including malformed files.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "harness.h"
@@ -108,6 +112,44 @@ TEST(Loader, MissingFileNamesThePath) {
   } catch (const vxsynth::Error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/k.vxbin"), std::string::npos);
   }
+}
+
+std::string load_program_error(const std::string& path) {
+  Processor proc(Config{});
+  try {
+    load_program(proc, path);
+  } catch (const SimError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kLoader);
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Loader, DirectoryIsReportedAsADirectory) {
+  const std::string dir = ::testing::TempDir();
+  const std::string msg = load_program_error(dir);
+  EXPECT_NE(msg.find(dir + ": is a directory"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("truncated"), std::string::npos) << msg;
+}
+
+TEST(Loader, MissingOrUnreadableFileGivesTheOsReason) {
+  std::string msg = load_program_error("/nonexistent/k.vxbin");
+  EXPECT_NE(msg.find("/nonexistent/k.vxbin: cannot read the kernel image: No such file or directory"),
+            std::string::npos) << msg;
+  // A path through a regular file cannot be opened (ENOTDIR) even by root, unlike a chmod 000 file.
+  const std::string file = ::testing::TempDir() + "/plain.vxbin";
+  vxsynth::write_file_atomic(file, "x");
+  msg = load_program_error(file + "/k.vxbin");
+  EXPECT_NE(msg.find(file + "/k.vxbin: cannot read the kernel image: Not a directory"), std::string::npos) << msg;
+}
+
+TEST(Loader, CliSaysIsADirectory) {
+  const std::string log = ::testing::TempDir() + "/vxsim_dir_err.txt";
+  const int rc = std::system((std::string(VXSIM_CLI) + " /tmp 2> " + log).c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  const std::string err = vxsynth::read_file(log);
+  EXPECT_NE(err.find("vxsim: error: /tmp: is a directory"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -200,6 +200,18 @@ class Processor {
   void set_trace(std::ostream* os) { trace_ = os; }
   /// Prints every partly filled console line (SimX prints them when the run ends).
   void flush_console();
+  /// Records the address range [lo, hi) that a loader filled with the program image (load_program
+  /// calls it; lo == hi means unknown). It only refines error messages: an undecodable word
+  /// fetched at a PC outside this range is reported as "PC ... is outside the loaded image".
+  /// Kept across reset(), like memory.
+  void set_image_range(uint32_t lo, uint32_t hi) {
+    image_lo_ = lo;
+    image_hi_ = hi;
+  }
+  /// True if an image range is known and `pc` lies outside it.
+  [[nodiscard]] bool pc_outside_image(uint32_t pc) const {
+    return image_lo_ < image_hi_ && (pc < image_lo_ || pc >= image_hi_);
+  }
   /// Word at IO_MPM_EXITCODE.
   [[nodiscard]] uint32_t exit_code() const { return mem_.read32(kIoExitCodeAddr); }
   /// Warp instructions executed since reset, over all cores.
@@ -224,6 +236,8 @@ class Processor {
   std::ostream* trace_ = nullptr;
   std::vector<std::string> console_lines_;
   uint64_t total_instrs_ = 0;
+  uint32_t image_lo_ = 0;  ///< loaded image range (set_image_range), empty if unknown
+  uint32_t image_hi_ = 0;
   // Cluster-level global barrier: per cluster, mask of cores arrived and the expected count.
   std::vector<uint64_t> cluster_gbar_arrived_;
   // Decode cache: page index → decoded words of that page.

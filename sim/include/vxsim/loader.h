@@ -44,7 +44,9 @@ Program load_vxbin(Memory& mem, std::span<const uint8_t> bytes, const std::strin
 Program load_elf(Memory& mem, std::span<const uint8_t> bytes, const std::string& name);
 
 /// Reads `path` (ELF if it starts with \x7fELF, .vxbin otherwise), loads it into the processor's
-/// memory and points the startup-address DCR at its entry.
+/// memory, records [min_vma, max_vma) as the processor's image range (Processor::set_image_range)
+/// and points the startup-address DCR at its entry. Throws SimError(kLoader) naming the path and
+/// the OS reason for a missing or unreadable file, and saying "is a directory" for a directory.
 Program load_program(Processor& proc, const std::filesystem::path& path);
 
 }  // namespace vxsim
