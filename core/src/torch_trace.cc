@@ -49,21 +49,26 @@ std::vector<OpArg> op_args(const json& args) {
   return out;
 }
 
-double num(const json& ev, const char* key, const std::string& path, std::size_t index) {
+/// Name of the events array in messages: "traceEvents" (object form) or "events" (bare-array form,
+/// where the top-level array itself holds the events).
+using EventsLabel = const char*;
+
+double num(const json& ev, const char* key, const std::string& path, EventsLabel arr, std::size_t index) {
   if (!ev.contains(key) || !ev[key].is_number())
-    throw make_error("{}: traceEvents[{}] ({}): field '{}' missing or not a number", path, index,
+    throw make_error("{}: {}[{}] ({}): field '{}' missing or not a number", path, arr, index,
                      as_text(ev.value("name", json())), key);
   return ev[key].get<double>();
 }
 
-std::array<uint32_t, 3> dim3(const json& args, const char* key, const std::string& path, std::size_t index) {
+std::array<uint32_t, 3> dim3(const json& args, const char* key, const std::string& path, EventsLabel arr,
+                             std::size_t index) {
   if (!args.contains(key) || !args[key].is_array() || args[key].size() != 3)
-    throw make_error("{}: traceEvents[{}]: kernel args field '{}' missing or not [x, y, z]", path, index, key);
+    throw make_error("{}: {}[{}]: kernel args field '{}' missing or not [x, y, z]", path, arr, index, key);
   std::array<uint32_t, 3> d{};
   for (std::size_t i = 0; i < 3; ++i) {
     const json& v = args[key][i];
     if (!v.is_number_integer() || v.get<int64_t>() < 1)
-      throw make_error("{}: traceEvents[{}]: kernel args field '{}'[{}] is not a positive integer", path, index,
+      throw make_error("{}: {}[{}]: kernel args field '{}'[{}] is not a positive integer", path, arr, index,
                        key, i);
     d[i] = v.get<uint32_t>();
   }
@@ -76,16 +81,26 @@ struct HostOp {
   int parent = -1;
 };
 
-/// Streaming reader: builds a DOM of everything except the elements of the top-level
-/// "traceEvents" array, which are built one at a time, handed to `on_event` and dropped. Memory is
-/// that of one event, whatever the trace size (workload traces reach 100 MB and 270 k events).
+/// Streaming reader: builds a DOM of everything except the elements of the events array, which are
+/// built one at a time, handed to `on_event` and dropped. Memory is that of one event, whatever the
+/// trace size (workload traces reach 100 MB and 270 k events). The events array is either the
+/// top-level "traceEvents" member (JSON Object Format of the Chrome Trace Event Format) or the
+/// top-level value itself (JSON Array Format, written e.g. by some CPU-only torch exports); in the
+/// array form the format lets the closing ']' be missing (a trace cut off by a crashing writer),
+/// which is accepted when the input ends between two events.
 class EventStream {
  public:
-  using Handler = std::function<void(const json& event, std::size_t index)>;
-  explicit EventStream(Handler on_event) : on_event_(std::move(on_event)) {}
+  using Handler = std::function<void(const json& event, std::size_t index, EventsLabel arr)>;
+  /// `text` is the JSON being parsed (used only to tell a cut-off bare array from other errors).
+  EventStream(Handler on_event, std::string_view text) : on_event_(std::move(on_event)), text_(text) {}
 
   json& root() { return root_; }
   [[nodiscard]] bool saw_events() const { return saw_events_; }
+  /// True when the top-level value is the events array (JSON Array Format).
+  [[nodiscard]] bool bare_array() const { return bare_array_; }
+  /// True when parsing failed only because a bare events array was not closed: the input ended
+  /// (after an event, or after the comma following one) with no event half read.
+  [[nodiscard]] bool unterminated_array() const { return unterminated_array_; }
   [[nodiscard]] std::size_t events() const { return events_; }
   [[nodiscard]] const std::string& error() const { return error_; }
 
@@ -107,6 +122,8 @@ class EventStream {
   bool end_array() { return close(); }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
     error_ = fmt::format("at byte {}: {}", position, ex.what());
+    unterminated_array_ = bare_array_ && stack_.size() == 1 && !in_event_ && position >= text_.size() &&
+                          only_space_after_last_event();
     return false;
   }
 
@@ -138,11 +155,14 @@ class EventStream {
     return true;
   }
   bool open(json v) {
-    const bool is_events = stack_.size() == 1 && root_.is_object() && key_ == "traceEvents" && v.is_array();
+    const bool top_array = stack_.empty() && v.is_array();
+    const bool is_events =
+        top_array || (stack_.size() == 1 && root_.is_object() && key_ == "traceEvents" && v.is_array());
     json* p = place(std::move(v));
     if (is_events) {
       events_array_ = p;
       saw_events_ = true;
+      bare_array_ = top_array;
     }
     stack_.push_back(p);
     return true;
@@ -154,11 +174,29 @@ class EventStream {
   }
   void finish_event() {
     in_event_ = false;
-    on_event_(current_, events_++);
+    on_event_(current_, events_++, bare_array_ ? "events" : "traceEvents");
     current_ = nullptr;
+  }
+  /// The input after the last '}' or ']' (end of the last event) holds only white space and at
+  /// most one ',' — i.e. the array was cut between events, not inside one or after a stray token.
+  [[nodiscard]] bool only_space_after_last_event() const {
+    const std::size_t end = text_.find_last_of("}]");
+    const std::size_t from = end == std::string_view::npos ? text_.find('[') : end;
+    if (from == std::string_view::npos) return false;
+    bool comma = false;
+    for (std::size_t i = from + 1; i < text_.size(); ++i) {
+      const char c = text_[i];
+      if (c == ',' && !comma && events_ > 0) {
+        comma = true;
+      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        return false;
+      }
+    }
+    return true;
   }
 
   Handler on_event_;
+  std::string_view text_;
   json root_;
   json current_;
   std::vector<json*> stack_;
@@ -167,6 +205,8 @@ class EventStream {
   bool in_event_ = false;
   std::size_t event_depth_ = 0;
   bool saw_events_ = false;
+  bool bare_array_ = false;
+  bool unterminated_array_ = false;
   std::size_t events_ = 0;
   std::string error_;
 };
@@ -210,14 +250,14 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
   tr.path = path;
   std::vector<HostOp> ops;
   std::vector<std::pair<TraceKernel, std::size_t>> kernels;  // kernel, event index
-  auto on_event = [&](const json& ev, std::size_t i) {
+  auto on_event = [&](const json& ev, std::size_t i, EventsLabel arr) {
     if (!ev.is_object() || ev.value("ph", "") != "X") return;
     const std::string cat = ev.value("cat", "");
     if (cat == "cpu_op") {
       HostOp op;
       op.call.name = ev.value("name", "");
-      op.call.ts_us = num(ev, "ts", path, i);
-      op.call.dur_us = num(ev, "dur", path, i);
+      op.call.ts_us = num(ev, "ts", path, arr, i);
+      op.call.dur_us = num(ev, "dur", path, arr, i);
       op.pid = ev.value("pid", json(0)).is_number() ? ev["pid"].get<int64_t>() : 0;
       op.tid = ev.value("tid", json(0)).is_number() ? ev["tid"].get<int64_t>() : 0;
       if (ev.contains("args") && ev["args"].is_object()) {
@@ -229,14 +269,14 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
       ops.push_back(std::move(op));
     } else if (cat == "kernel") {
       if (!ev.contains("args") || !ev["args"].is_object())
-        throw make_error("{}: traceEvents[{}]: kernel event has no args", path, i);
+        throw make_error("{}: {}[{}]: kernel event has no args", path, arr, i);
       const json& a = ev["args"];
       TraceKernel k;
       k.name = ev.value("name", "");
-      k.ts_us = num(ev, "ts", path, i);
-      k.dur_us = num(ev, "dur", path, i);
-      k.grid = dim3(a, "grid", path, i);
-      k.block = dim3(a, "block", path, i);
+      k.ts_us = num(ev, "ts", path, arr, i);
+      k.dur_us = num(ev, "dur", path, arr, i);
+      k.grid = dim3(a, "grid", path, arr, i);
+      k.block = dim3(a, "block", path, arr, i);
       k.device = a.value("device", json(0)).is_number_integer() ? a["device"].get<int64_t>() : 0;
       k.stream = a.value("stream", json(0)).is_number_integer() ? a["stream"].get<int64_t>() : 0;
       k.correlation = a.value("correlation", json(0)).is_number_integer() ? a["correlation"].get<int64_t>() : 0;
@@ -249,14 +289,21 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
       kernels.emplace_back(std::move(k), i);
     }
   };
-  EventStream stream(on_event);
-  if (!json::sax_parse(json_text, &stream)) throw make_error("{}: not valid JSON {}", path, stream.error());
+  EventStream stream(on_event, json_text);
+  if (!json::sax_parse(json_text, &stream) && !stream.unterminated_array())
+    throw make_error("{}: not valid JSON {}", path, stream.error());
   const json& doc = stream.root();
-  if (!doc.is_object() || !stream.saw_events())
-    throw make_error("{}: no 'traceEvents' array (not a PyTorch profiler Chrome trace?)", path);
-  if (stream.events() == 0) throw make_error("{}: 'traceEvents' is empty", path);
-  tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
-  tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
+  if (!stream.saw_events())
+    throw make_error(
+        "{}: no 'traceEvents' array and no top-level array of events (not a PyTorch profiler "
+        "Chrome trace?)",
+        path);
+  if (stream.events() == 0)
+    throw make_error("{}: {} is empty", path, stream.bare_array() ? "the events array" : "'traceEvents'");
+  if (!stream.bare_array()) {  // metadata (versions, deviceProperties) exists only in the object form
+    tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
+    tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
+  }
   if (kernels.empty())
     throw make_error(
         "{}: no GPU kernel events (cat \"kernel\") among {} events: profile with "
@@ -306,7 +353,7 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
     tr.kernels.push_back(std::move(k));
   }
 
-  if (doc.contains("deviceProperties") && doc["deviceProperties"].is_array()) {
+  if (doc.is_object() && doc.contains("deviceProperties") && doc["deviceProperties"].is_array()) {
     const int64_t dev = tr.kernels.front().device;
     for (const json& d : doc["deviceProperties"]) {
       if (!d.is_object() || d.value("id", json(-1)) != json(dev)) continue;

@@ -60,9 +60,13 @@ struct TorchTrace {
   [[nodiscard]] double total_kernel_time_us() const;
 };
 
-/// Parses trace JSON text. Throws vxsynth::Error naming `path` (and the event index and field) for
-/// invalid JSON, a trace without traceEvents, a trace without GPU kernel events, or a kernel event
-/// with missing/ill-typed launch fields.
+/// Parses trace JSON text, streamed (one event in memory at a time). Both forms of the Chrome Trace
+/// Event Format are accepted: the JSON Object Format (`{"traceEvents": [...], ...}`, what torch
+/// writes with CUDA activities; GPU name and driver versions come from its metadata) and the JSON
+/// Array Format (a top-level array of events, whose closing ']' may be missing). Throws
+/// vxsynth::Error naming `path` (and the event index and field) for invalid JSON, a trace with
+/// neither form, an empty events array, a trace without GPU kernel events, or a kernel event with
+/// missing/ill-typed launch fields.
 [[nodiscard]] TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path);
 
 /// Reads `.json` or gzip `.json.gz` (detected from the gzip magic bytes, not the name).
