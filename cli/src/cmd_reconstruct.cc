@@ -24,6 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// Exit status of a run in which revisions after the seed were attempted but the agent failed every
+/// one of them (refine::agent_failed_every_revision): the seed benchmark and summary are written,
+/// but no refinement happened. 2 stays the status of errors (main.cc).
+constexpr int kExitAgentFailedEveryRevision = 3;
+
 struct Options {
   std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu";
   int budget = 12;
@@ -125,6 +130,14 @@ int run(const Options& opts) {
       "{} rejected; {:.1f} s\n[reconstruct] benchmark: {} (vortex/, cuda/, summary.md, record.jsonl)\n",
       r.seed_d, r.final_d, r.locked_revision, r.tried, r.retained, r.reverted, r.rejected, r.wall_time_s,
       fs::absolute(r.benchmark_dir).string());
+  if (refine::agent_failed_every_revision(r)) {
+    std::cerr << fmt::format(
+        "vxsynth: error: the agent failed on all {} revisions after the seed (see the rejection reasons in {} "
+        "and the agent logs under {}); the locked benchmark is the unrefined seed. Exit status {}.\n",
+        r.tried, (fs::path(o.out) / "record.jsonl").string(), (fs::path(o.out) / "work" / "agent").string(),
+        kExitAgentFailedEveryRevision);
+    return kExitAgentFailedEveryRevision;
+  }
   return 0;
 }
 
@@ -148,6 +161,11 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();
+  app.footer(fmt::format(
+      "Exit status: 0 the benchmark was written; 2 error (bad input, rejected seed, I/O); {} the agent failed "
+      "on every revision after the seed (--budget > 0), so the benchmark and summary written are the "
+      "unrefined seed's (docs/reconstruct.md).",
+      kExitAgentFailedEveryRevision));
   return [o] { return run(*o); };
 }
 

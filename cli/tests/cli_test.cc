@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -168,6 +169,53 @@ TEST(CliRealData, ImportHotDistance) {
   Result nok = run("distance " + bundle + "#k9 " + bundle + "#k1");
   EXPECT_EQ(nok.status, 2);
   EXPECT_NE(nok.out.find("no kernel 'k9' in the bundle (kernels: k1, k2, k3)"), std::string::npos) << nok.out;
+}
+
+// An external agent that fails every time (a real command, exit 1): the loop records each revision
+// as an agent failure with the explicit "agent_failure" axis, still locks and writes the seed
+// benchmark and summary, and `vxsynth reconstruct` exits 3 instead of 0.
+TEST(CliRealData, ReconstructExitsThreeWhenTheAgentFailsEveryRevision) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (std::system("riscv64-unknown-elf-g++ --version > /dev/null 2>&1") != 0 || !fs::exists(sdk / "sdk.mk"))
+    GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
+  const fs::path act = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act";
+  const fs::path d = temp_dir() / "agent_fails";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const std::string bundle = (d / "act.json").string();
+  Result imp = run("profile import --trace " + (act / "trace.json.gz").string() + " --ncu " +
+                   (act / "ncu_raw.csv").string() + " -o " + bundle);
+  ASSERT_EQ(imp.status, 0) << imp.out;
+  const fs::path out = d / "k4";
+  Result rec = run("reconstruct " + bundle +
+                   " --kernel k4 --profile vxsim --budget 2 --agent 'cmd:echo agent is broken >&2; exit 1' -o " +
+                   out.string());
+  EXPECT_EQ(rec.status, 3) << rec.out;
+  EXPECT_NE(rec.out.find("the agent failed on all 2 revisions after the seed"), std::string::npos) << rec.out;
+  // The seed is still locked and written as the benchmark.
+  EXPECT_TRUE(fs::is_directory(out / "vortex")) << rec.out;
+  EXPECT_TRUE(fs::is_directory(out / "cuda")) << rec.out;
+  ASSERT_TRUE(fs::exists(out / "summary.json")) << rec.out;
+  const auto summary = nlohmann::json::parse(vxsynth::read_file(out / "summary.json"));
+  EXPECT_EQ(summary["locked_revision"].get<int>(), 0);
+  EXPECT_EQ(summary["revisions_tried"].get<int>(), 2);
+  EXPECT_EQ(summary["revisions_agent_failed"].get<int>(), 2);
+  // Every revision after the seed carries the explicit marker, not "unknown".
+  const std::string record = vxsynth::read_file(out / "record.jsonl");
+  int lines = 0;
+  for (size_t pos = 0, nl; (nl = record.find('\n', pos)) != std::string::npos; pos = nl + 1, ++lines) {
+    const auto e = nlohmann::json::parse(record.substr(pos, nl - pos));
+    if (e["revision"].get<int>() == 0) continue;
+    ASSERT_EQ(e["axes"].size(), 1u) << e.dump();
+    EXPECT_EQ(e["axes"][0]["axis"].get<std::string>(), "agent_failure") << e.dump();
+    EXPECT_EQ(e["decision"].get<std::string>(), "reject") << e.dump();
+    EXPECT_NE(e["rejection_reason"].get<std::string>().find("agent: command exit 1"), std::string::npos)
+        << e.dump();
+  }
+  EXPECT_EQ(lines, 3);
+  // Help documents the status.
+  Result help = run("reconstruct --help");
+  EXPECT_NE(help.out.find("3 the agent failed on every revision after the seed"), std::string::npos) << help.out;
 }
 
 TEST(CliRealData, HotOnATraceAndSignatureExport) {

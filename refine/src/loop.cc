@@ -54,6 +54,16 @@ SourceTree load_sources(const fs::path& out, const RevisionEntry& e) {
   return t;
 }
 
+// "reg_tile forward + lane_map reverse"; "agent failure" for the agent-failure marker.
+std::string axes_text(const RevisionEntry& e) {
+  std::string axes;
+  for (const auto& a : e.axes) {
+    axes += axes.empty() ? "" : " + ";
+    axes += a.axis == kAgentFailureAxis ? std::string("agent failure") : a.axis + " " + a.direction;
+  }
+  return axes;
+}
+
 std::string join_violations(const std::vector<Violation>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : "; ") + x.message();
@@ -197,15 +207,20 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
 
 }  // namespace
 
+bool is_agent_failure(const RevisionEntry& e) {
+  if (e.revision == 0 || e.decision != Decision::kReject) return false;
+  for (const auto& a : e.axes)
+    if (a.axis == kAgentFailureAxis) return true;
+  return e.rejection_reason.rfind("agent: ", 0) == 0;
+}
+
 std::string progress_line(const Progress& p) {
   const std::string retained = p.has_retained
                                    ? fmt::format("retained r{} D {:.4f}", p.retained_revision, p.retained_d)
                                    : std::string("nothing retained");
   if (p.last == nullptr) return fmt::format("[reconstruct] {} ({})", p.note, retained);
   const RevisionEntry& e = *p.last;
-  std::string axes;
-  for (const auto& a : e.axes) axes += (axes.empty() ? "" : " + ") + a.axis + " " + a.direction;
-  if (e.revision == 0) axes = "seed";
+  const std::string axes = e.revision == 0 ? std::string("seed") : axes_text(e);
   std::string outcome = decision_name(e.decision);
   if (e.decision == Decision::kReject) outcome += ": " + e.rejection_reason;
   else if (e.delta_d) outcome += fmt::format(" (ΔD {:+.4f})", *e.delta_d);
@@ -325,13 +340,16 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     // An external agent edits sources, not a design point: record the generator design its
     // sources descend from (the backends take the Vortex machine shape from it).
     e.design = p.design.is_null() ? retained.design : p.design;
-    if (e.axes.empty()) e.axes = {{"unknown", "forward"}};
     if (!p.failure.empty()) {
+      // The agent produced no usable proposal: whatever axes it may have named are not what was
+      // recorded as tried; mark the revision explicitly.
+      e.axes = {{kAgentFailureAxis, "forward"}};
       e.profile_backend = backend.name();
       e.decision = Decision::kReject;
       e.rejection_reason = p.failure;
       e.source_hashes = tree_hashes(p.sources);
     } else {
+      if (e.axes.empty()) e.axes = {{"unknown", "forward"}};  // an agent that named no axis
       evaluate(e, retained_sources, p.sources, e.design, ref, backend, rules, opts, out);
       if (e.decision != Decision::kReject) {
         e.delta_d = *e.d - *retained.d;
@@ -354,6 +372,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     if (e.decision == Decision::kRetain) ++result.retained;
     if (e.decision == Decision::kRevert) ++result.reverted;
     if (e.decision == Decision::kReject) ++result.rejected;
+    if (is_agent_failure(e)) ++result.agent_failures;
   }
   result.seed_d = record.front().d.value_or(0.0);
   finalize(ref, record, result, out, backend, rules, opts);
@@ -382,10 +401,8 @@ json summarize(const Reference& ref, const std::vector<RevisionEntry>& record,
   }
   json revisions = json::array();
   for (const RevisionEntry& e : record) {
-    std::string axes;
-    for (const auto& a : e.axes) axes += (axes.empty() ? "" : " + ") + a.axis + " " + a.direction;
     revisions.push_back(json{{"revision", e.revision},
-                             {"axes", e.revision == 0 ? "seed" : axes},
+                             {"axes", e.revision == 0 ? "seed" : axes_text(e)},
                              {"D", e.d ? json(*e.d) : json(nullptr)},
                              {"delta_D", e.delta_d ? json(*e.delta_d) : json(nullptr)},
                              {"decision", decision_name(e.decision)},
@@ -402,6 +419,7 @@ json summarize(const Reference& ref, const std::vector<RevisionEntry>& record,
               {"revisions_retained", result.retained},
               {"revisions_reverted", result.reverted},
               {"revisions_rejected", result.rejected},
+              {"revisions_agent_failed", result.agent_failures},
               {"stop_reason", result.stop_reason},
               {"wall_time_s", result.wall_time_s},
               {"retain_margin", kRetainMargin},
@@ -433,6 +451,14 @@ std::string summary_markdown(const json& s) {
       s["stop_reason"].get<std::string>(), s["wall_time_s"].get<double>(),
       s["source_output_check"].get<std::string>(), s["candidate_check"].get<std::string>(),
       s.value("vortex_signature", std::string("NA")));
+  const int agent_failed = s.value("revisions_agent_failed", 0);
+  if (agent_failed > 0) {
+    md += fmt::format("The agent failed on {} of the {} revisions after the seed{}.\n\n", agent_failed,
+                      s["revisions_tried"].get<int>(),
+                      agent_failed == s["revisions_tried"].get<int>()
+                          ? ": nothing but the seed was evaluated, and the seed is the locked benchmark"
+                          : "");
+  }
   md += "## Per-metric signature (NA = not measured; NA on either side is left out of D)\n\n"
         "| metric | unit | reference | seed | final | d seed | d final |\n"
         "|---|---|---:|---:|---:|---:|---:|\n";

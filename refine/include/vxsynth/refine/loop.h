@@ -54,6 +54,11 @@ struct Evaluation {
 /// side for the candidate check) and the sampled inputs with their reference outputs.
 inline constexpr const char* kVortexSignatureFile = "vortex_signature.json";
 inline constexpr const char* kDataDir = "data";
+/// The `axes` entry of a revision whose agent failed (non-zero exit, timeout, malformed
+/// output.json): {"axis": "agent_failure", "direction": "forward"}. The direction is a placeholder
+/// that keeps the record schema (forward|reverse) unchanged. Records written before this marker
+/// carry axis "unknown" instead; is_agent_failure() recognises both.
+inline constexpr const char* kAgentFailureAxis = "agent_failure";
 
 /// A profile backend (docs/architecture.md: "ncu (GPU) and vxsim (CPU) implement it").
 class ProfileBackend {
@@ -117,6 +122,9 @@ struct LoopResult {
   double seed_d = 0.0;
   double final_d = 0.0;
   int tried = 0, retained = 0, reverted = 0, rejected = 0;
+  /// Revisions after the seed rejected because the agent itself failed (is_agent_failure); they
+  /// are also counted in `rejected`.
+  int agent_failures = 0;
   std::string stop_reason;
   double wall_time_s = 0.0;
   std::filesystem::path benchmark_dir;
@@ -124,6 +132,16 @@ struct LoopResult {
   /// two-launch candidate, or the timing run timed out).
   std::string vortex_signature_note;
 };
+
+/// True if `e` is a revision whose agent failed: axis kAgentFailureAxis, or (records written before
+/// that marker) a rejection whose reason starts with "agent: ", the prefix of every agent failure.
+[[nodiscard]] bool is_agent_failure(const RevisionEntry& e);
+
+/// True when revisions after the seed were attempted and the agent failed every one of them, so
+/// that nothing but the seed was evaluated (`vxsynth reconstruct` then exits 3).
+[[nodiscard]] inline bool agent_failed_every_revision(const LoopResult& r) {
+  return r.tried > 0 && r.agent_failures == r.tried;
+}
 
 /// Runs (or resumes) a reconstruction into `opts.out_dir`. Layout (docs/reconstruct.md):
 ///   run.json, record.jsonl, summary.json, summary.md, vortex_signature.json,
