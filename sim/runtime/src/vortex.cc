@@ -9,6 +9,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -43,6 +44,8 @@ struct Device {
   uint64_t used = 0;
   int last_status = 0;
   LaunchReport report;
+  uint32_t launches = 0;                     ///< vx_start calls that ran the device
+  std::vector<LaunchSignature> signatures;   ///< per launch, timing mode with $VXSIM_SIGNATURE
 };
 
 std::set<Device*>& devices() {
@@ -290,7 +293,20 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments) {
     d->proc->dcr_write(0x003, static_cast<uint32_t>(arg));
     d->proc->dcr_write(0x004, static_cast<uint32_t>(arg >> 32));
     d->proc->reset();
+    const uint32_t index = d->launches++;
     d->report = run_engine(*d->proc, d->engine);
+    if (d->report.signature) {
+      // One signature per launch; the file is rewritten (atomically) after every launch, so a
+      // crash in a later launch keeps what the earlier ones measured.
+      LaunchSignature s = std::move(*d->report.signature);
+      d->report.signature.reset();
+      s.index = index;
+      s.kernel_addr = k->addr;
+      s.args_addr = arg;
+      d->signatures.push_back(std::move(s));
+      if (const char* path = std::getenv("VXSIM_SIGNATURE"); path != nullptr && *path != '\0')
+        vxsynth::write_file_atomic(path, signature_file_json(d->signatures));
+    }
     d->last_status = 0;
     for (uint32_t c = 0; c < d->proc->num_cores(); ++c) {
       const std::string& why = d->proc->core(c).halt_reason();
