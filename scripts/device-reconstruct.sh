@@ -10,9 +10,10 @@
 #   SPEC = WORKLOAD:KERNEL:BUDGET, e.g. act:k4:6 (bundle data/references/h200/WORKLOAD/bundle.json)
 # Environment: VXDEV_TARBALL (default .devcarry/vxdev.tar.xz), PROFILE (default ncu; vxsim
 #   smoke-tests the unpacked toolchain on a machine without a GPU), RUN_TIMEOUT (s per candidate
-#   run, default 300), SEED (default 1), TARBALL (write OUT_DIR as a .tgz there, *.bin left out).
-# Writes OUT_DIR/<workload>-<kernel>/ (the benchmark directory of each run, binaries and .ncu-rep
-# removed), OUT_DIR/<workload>-<kernel>.log, OUT_DIR/provenance.txt, OUT_DIR/summary.tsv.
+#   run, default 300), SEED (default 1), TARBALL (path of a .tgz of OUT_DIR, see below).
+# Writes OUT_DIR/<workload>-<kernel>/ (the benchmark directory of each run),
+# OUT_DIR/<workload>-<kernel>.log, OUT_DIR/provenance.txt, OUT_DIR/summary.tsv, and with TARBALL
+# an archive of OUT_DIR without tensors, ncu reports and binaries (also when stopped by TERM).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: device-reconstruct.sh OUT_DIR WORKLOAD:KERNEL:BUDGET...}
@@ -69,7 +70,27 @@ fi
   echo "command: scripts/device-reconstruct.sh OUT $*"
 } > "$out/provenance.txt"
 
+# One archive of everything a reader needs, without what is large or rebuilt from the sources:
+# sampled tensors (*.bin: up to 84 MB per revision for a conv1d weight), ncu reports (the CSV
+# beside each is kept), binaries and disassembly. Also written when the script is stopped
+# (timeout(1) sends TERM), so that records and finished revisions survive a cut.
+archive() {
+  [ -n "${TARBALL:-}" ] || return 0
+  tar -C "$(dirname "$out")" --exclude='*.bin' --exclude='*.ncu-rep' --exclude='kernel.dump' \
+    --exclude='*.elf' --exclude='*.vxbin' --exclude='*.o' --exclude='vxs_standalone' --exclude='vxs_candidate' \
+    --exclude='main' -czf "$TARBALL" "$(basename "$out")"
+  echo "archive: $TARBALL ($(du -h "$TARBALL" | cut -f1))"
+}
 pids=()
+stopped() {
+  echo "device-reconstruct: stopped; archiving what exists" >&2
+  kill "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+  archive
+  exit 124
+}
+trap stopped TERM INT
+
 names=()
 for spec in "$@"; do
   IFS=: read -r workload kernel budget <<<"$spec"
@@ -91,9 +112,6 @@ for i in "${!pids[@]}"; do
   if wait "${pids[$i]}"; then echo "${names[$i]}: done"; else echo "${names[$i]}: FAILED (see $out/${names[$i]}.log)"; status=1; fi
 done
 
-# Keep what a reader needs (sources, CSVs, logs, record, summaries); drop binaries and reports.
-find "$out" -type f \( -name '*.ncu-rep' -o -name 'vxs_standalone' -o -name 'vxs_candidate' -o -name '*.elf' \
-  -o -name '*.vxbin' -o -name '*.o' -o -name main \) -delete
 printf 'run\tseed_D\tfinal_D\ttried\tretained\twall_s\tstop\n' > "$out/summary.tsv"
 for name in "${names[@]}"; do
   s=$out/$name/summary.json
@@ -109,10 +127,5 @@ EOF
   fi
 done
 column -t -s $'\t' "$out/summary.tsv" 2>/dev/null || cat "$out/summary.tsv"
-# One archive of everything but the sampled tensors (*.bin: up to 84 MB per revision for a conv1d
-# weight), small enough to come back from a lent machine.
-if [ -n "${TARBALL:-}" ]; then
-  tar -C "$(dirname "$out")" --exclude='*.bin' -czf "$TARBALL" "$(basename "$out")"
-  echo "archive: $TARBALL ($(du -h "$TARBALL" | cut -f1))"
-fi
+archive
 exit "$status"
