@@ -372,6 +372,8 @@ int vx_upload_kernel_bytes(vx_device_h hdevice, const void* content, uint64_t si
     vx_mem_access(buf, img.image.size(), img.max_vma - img.min_vma - img.image.size(), VX_MEM_READ_WRITE);
     d->proc->memory().write(img.min_vma, img.image.data(), img.image.size());
     d->proc->memory().fill(img.min_vma + img.image.size(), 0, img.max_vma - img.min_vma - img.image.size());
+    // As vxsim's loader does: a fetch outside the image is reported as such (sim/src/loader.cc).
+    d->proc->set_image_range(img.min_vma, img.max_vma);
     *hbuffer = buf;
   } catch (const vxsynth::Error& e) {
     return fail("vx_upload_kernel_bytes", "{}", e.what());
