@@ -53,7 +53,11 @@ bool is_trace(const std::string& text) {
   if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
     return true;
   const std::string head = text.substr(0, 4096);
-  return head.find("\"traceEvents\"") != std::string::npos || head.find("\"schemaVersion\"") != std::string::npos;
+  if (head.find("\"traceEvents\"") != std::string::npos || head.find("\"schemaVersion\"") != std::string::npos)
+    return true;
+  // The Chrome trace's JSON Array Format: a top-level array of events (a bundle is an object).
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && head[first] == '[';
 }
 
 int run(const Options& o) {

@@ -14,6 +14,7 @@
 
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
+#include "vxsynth/core/torch_trace.h"
 
 namespace fs = std::filesystem;
 
@@ -238,6 +239,20 @@ TEST(CliRealData, HotOnATraceAndSignatureExport) {
   Result dist = run("distance --json " + sig + " " + bundle + "#k1");
   ASSERT_EQ(dist.status, 0) << dist.out;
   EXPECT_EQ(nlohmann::json::parse(dist.out)["D"].get<double>(), 0.0);
+}
+
+// The same real trace in the Chrome trace's JSON Array Format (a top-level array of events) ranks
+// the same way: `hot` must recognise it as a trace, not try to read it as a bundle.
+TEST(CliRealData, HotOnABareArrayTrace) {
+  const std::string path = h200("conv2d_fp32_tf32.trace.json.gz");
+  const nlohmann::json trace = nlohmann::json::parse(vxsynth::core::gunzip(vxsynth::read_file(path), path));
+  const fs::path bare = temp_dir() / "bare.json";
+  vxsynth::write_file_atomic(bare, "\n  " + trace["traceEvents"].dump());
+  Result hot = run("hot " + bare.string());
+  ASSERT_EQ(hot.status, 0) << hot.out;
+  EXPECT_NE(hot.out.find("tensor_core  tf32  conv2d   N=1 C=64 H=120 W=160 K=64 R=3 S=3 s=1,1 p=1,1 d=1,1 g=1  main"),
+            std::string::npos)
+      << hot.out;
 }
 
 TEST(CliRealData, ImportRejectsAnotherArchitecture) {
