@@ -16,15 +16,30 @@
 # an archive of OUT_DIR without tensors, ncu reports and binaries (also when stopped by TERM).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:?usage: device-reconstruct.sh OUT_DIR WORKLOAD:KERNEL:BUDGET...}
+usage() {
+  echo "usage: scripts/device-reconstruct.sh OUT_DIR WORKLOAD:KERNEL:BUDGET... (e.g. act:k4:6)" >&2
+  echo "device-reconstruct: $1" >&2
+  exit 2
+}
+(($# >= 2)) || usage "need an output directory and at least one WORKLOAD:KERNEL:BUDGET"
+out=$1
 shift
-(($#)) || { echo "device-reconstruct: no WORKLOAD:KERNEL:BUDGET given" >&2; exit 2; }
 tarball=${VXDEV_TARBALL:-$repo/.devcarry/vxdev.tar.xz}
 profile=${PROFILE:-ncu}
+# Every spec is checked before anything is unpacked or started.
+workloads=$(cd "$repo/data/references/h200" && ls -d */ 2>/dev/null | tr -d / | tr '\n' ' ')
+for spec in "$@"; do
+  [[ $spec =~ ^([A-Za-z0-9_]+):(k[0-9]+|[0-9]+):([0-9]+)$ ]] ||
+    usage "'$spec' is not WORKLOAD:KERNEL:BUDGET (kernel id like k4 or a rank, budget an integer)"
+  [ -f "$repo/data/references/h200/${BASH_REMATCH[1]}/bundle.json" ] ||
+    usage "'$spec': no workload '${BASH_REMATCH[1]}' (data/references/h200 has: $workloads)"
+done
+[ -f "$tarball" ] || usage "$tarball does not exist: run scripts/device-pack.sh on a machine with the build (or set VXDEV_TARBALL)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 tmp=$(mktemp -d /tmp/vxdev.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 tar -C "$tmp" -xJf "$tarball"
 dev=$tmp/vxdev
 cat "$dev/PACKED"
@@ -65,7 +80,9 @@ fi
   (ncu --version 2>/dev/null || echo "ncu: none") | tail -1
   python3 -c 'import torch; print("torch", torch.__version__)' 2>/dev/null || echo "torch: none"
   echo "host c++: $("$host_cxx" --version | head -1)"
-  echo "repo: $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
+  # The device tool copies the working tree; its .git may lag the files, so the packed commit
+  # (PACKED, below) is the one that identifies the code that ran.
+  echo "checkout .git HEAD (may lag the copied files): $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
   cat "$dev/PACKED"
   echo "command: scripts/device-reconstruct.sh OUT $*"
 } > "$out/provenance.txt"
@@ -95,7 +112,6 @@ names=()
 for spec in "$@"; do
   IFS=: read -r workload kernel budget <<<"$spec"
   bundle=$repo/data/references/h200/$workload/bundle.json
-  [ -f "$bundle" ] || { echo "device-reconstruct: $spec: no $bundle" >&2; exit 2; }
   name=$workload-$kernel
   (
     start=$(date +%s)

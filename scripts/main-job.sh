@@ -8,7 +8,7 @@
 #      profile backend (Vortex-first) and the built-in agent at a small revision budget.
 # The GPU (ncu, CUDA-first) form is in README "Reconstruct on a GPU machine".
 # Idempotent: a finished run is kept; an interrupted one is resumed (--resume).
-# Each revision takes 30–75 s on a 2-core machine (the timing simulation dominates).
+# Each revision takes about 7–18 s on a 2-core machine (build ≈ 4 s, then the timing simulation).
 # Environment: KERNEL (default k4), BUDGET (default 3), OUT (default out/main-job).
 set -euo pipefail
 cd "$(dirname "$0")/.."

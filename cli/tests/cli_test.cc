@@ -241,6 +241,24 @@ TEST(CliRealData, HotOnATraceAndSignatureExport) {
   EXPECT_EQ(nlohmann::json::parse(dist.out)["D"].get<double>(), 0.0);
 }
 
+// `-o` naming a directory that holds someone else's files (no record.jsonl / run.json): refused
+// before anything is written, and the files are left as they were.
+TEST(CliRealData, ReconstructRefusesANonEmptyForeignOutputDirectory) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle =
+      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  const fs::path out = temp_dir() / "foreign";
+  fs::remove_all(out);
+  fs::create_directories(out / "data");
+  vxsynth::write_file_atomic(out / "data" / "x.bin", "mine");
+  Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 0 -o " + out.string());
+  EXPECT_EQ(rec.status, 2) << rec.out;
+  EXPECT_NE(rec.out.find("is not empty and holds no vxsynth run"), std::string::npos) << rec.out;
+  EXPECT_EQ(vxsynth::read_file(out / "data" / "x.bin"), "mine");
+  EXPECT_FALSE(fs::exists(out / "run.json"));
+}
+
 // The same real trace in the Chrome trace's JSON Array Format (a top-level array of events) ranks
 // the same way: `hot` must recognise it as a trace, not try to read it as a bundle.
 TEST(CliRealData, HotOnABareArrayTrace) {

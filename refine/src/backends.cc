@@ -193,6 +193,24 @@ std::string tool_version(const std::vector<std::string>& argv) {
   return "unavailable";
 }
 
+// The Vortex C++ compiler the SDK's sdk.mk names (VX_CXX := …; a relocated toolchain on a GPU
+// machine, scripts/device-pack.sh), else the one on PATH.
+std::string sdk_compiler(const fs::path& sdk_dir) {
+  try {
+    std::istringstream lines(read_file(sdk_dir / "sdk.mk"));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("VX_CXX ") && !line.starts_with("VX_CXX:")) continue;
+      const size_t eq = line.find(":=");
+      if (eq == std::string::npos) continue;
+      const size_t b = line.find_first_not_of(" \t", eq + 2);
+      const size_t e = line.find_last_not_of(" \t\r");
+      if (b != std::string::npos && e >= b) return line.substr(b, e - b + 1);
+    }
+  } catch (const Error&) {
+  }
+  return "riscv64-unknown-elf-g++";
+}
+
 CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& tol,
                         std::string method) {
   CheckOutcome c;
@@ -399,7 +417,7 @@ class CandidateBackend : public ProfileBackend {
  public:
   CandidateBackend(std::string backend_name, fs::path sdk_dir, std::string ncu)
       : name_(std::move(backend_name)), sdk_dir_(std::move(sdk_dir)), ncu_(std::move(ncu)) {
-    versions_["riscv64-unknown-elf-g++"] = tool_version({"riscv64-unknown-elf-g++", "--version"});
+    versions_["riscv64-unknown-elf-g++"] = tool_version({sdk_compiler(sdk_dir_), "--version"});
     if (auto nvcc = codegen::find_nvcc()) {
       nvcc_ = *nvcc;
       const ProcessResult r = run_process({nvcc_.string(), "--version"}, fs::current_path(), 30.0);

@@ -235,6 +235,12 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
   const fs::path out = opts.out_dir;
   const fs::path record_path = out / "record.jsonl";
   const fs::path run_path = out / "run.json";
+  // A directory that holds other files and no run of ours: the loop would overwrite data/, vortex/,
+  // cuda/ … in it. An interrupted run (run.json without a record yet) may be resumed.
+  if (fs::is_directory(out) && !fs::is_empty(out) && !fs::exists(record_path) && !fs::exists(run_path))
+    throw make_error("{}: the output directory is not empty and holds no vxsynth run (record.jsonl, run.json); "
+                     "choose a new or empty -o",
+                     out.string());
   fs::create_directories(out);
   const json run = run_json(ref, agent, backend, opts);
 
