@@ -1,6 +1,7 @@
 // vortex.h implemented on vxsim (docs/vortex-2x.md §5; docs/vxsim.md "Runtime").
 #include "vortex.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -45,6 +46,9 @@ struct Device {
   int last_status = 0;
   LaunchReport report;
   uint32_t launches = 0;                     ///< vx_start calls that ran the device
+  /// Per launch: (instructions, cycles) summed / maxed over cores from the MPM block the kernel's
+  /// exit wrote (minstret slot 2, mcycle slot 0), for vx_dump_perf's per-launch lines.
+  std::vector<std::pair<uint64_t, uint64_t>> launch_totals;
   std::vector<LaunchSignature> signatures;   ///< per launch, timing mode with $VXSIM_SIGNATURE
 };
 
@@ -307,6 +311,17 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments) {
       if (const char* path = std::getenv("VXSIM_SIGNATURE"); path != nullptr && *path != '\0')
         vxsynth::write_file_atomic(path, signature_file_json(d->signatures));
     }
+    {
+      uint64_t instrs = 0, cycles = 0;
+      for (uint32_t c = 0; c < d->proc->num_cores(); ++c) {
+        uint64_t v = 0;
+        d->proc->memory().read(kIoMpmAddr + 256ull * c + 8ull * 2, &v, 8);
+        instrs += v;
+        d->proc->memory().read(kIoMpmAddr + 256ull * c, &v, 8);
+        cycles = std::max(cycles, v);
+      }
+      d->launch_totals.emplace_back(instrs, cycles);
+    }
     d->last_status = 0;
     for (uint32_t c = 0; c < d->proc->num_cores(); ++c) {
       const std::string& why = d->proc->core(c).halt_reason();
@@ -433,7 +448,22 @@ int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t* max_l
 int vx_dump_perf(vx_device_h hdevice, FILE* stream) {
   Device* d = as_device(hdevice);
   if (d == nullptr || stream == nullptr) return fail("vx_dump_perf", "invalid device handle or stream");
-  std::string text = format_perf(d->proc->num_cores(), d->proc->mpm_class(), d->report, [d](uint32_t core, uint32_t index) {
+  // Several launches (split-K partials + reduction, a separate epilogue): one line per launch and
+  // their sum first; the SimX-format block below is of the last launch, whose counters the
+  // device holds (each launch resets the processor).
+  std::string text;
+  if (d->launch_totals.size() > 1) {
+    uint64_t all_instrs = 0, all_cycles = 0;
+    for (size_t i = 0; i < d->launch_totals.size(); ++i) {
+      const auto [instrs, cycles] = d->launch_totals[i];
+      text += fmt::format("PERF: launch {} of {}: instrs={}, cycles={}\n", i, d->launch_totals.size(), instrs, cycles);
+      all_instrs += instrs;
+      all_cycles += cycles;
+    }
+    text += fmt::format("PERF: all {} launches: instrs={}, cycles={}; the lines below are of launch {}\n",
+                        d->launch_totals.size(), all_instrs, all_cycles, d->launch_totals.size() - 1);
+  }
+  text += format_perf(d->proc->num_cores(), d->proc->mpm_class(), d->report, [d](uint32_t core, uint32_t index) {
     uint64_t v = 0;
     d->proc->memory().read(kIoMpmAddr + 256ull * core + 8ull * index, &v, 8);
     return v;

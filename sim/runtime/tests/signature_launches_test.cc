@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -72,6 +73,19 @@ class SplitkProgram {
     if (rc == 0) rc = vx_ready_wait(dev_, VX_MAX_TIMEOUT);
     vx_mem_free(bargs);
     return rc;
+  }
+
+  /// What vx_dump_perf prints for this device.
+  std::string dump_perf() {
+    char* buf = nullptr;
+    size_t len = 0;
+    FILE* f = ::open_memstream(&buf, &len);
+    if (f == nullptr) return {};
+    vx_dump_perf(dev_, f);
+    std::fclose(f);
+    std::string text(buf, len);
+    std::free(buf);
+    return text;
   }
 
   /// Row sums read back from the device, and the expected ones.
@@ -235,6 +249,36 @@ TEST(SignatureLaunches, FunctionalModeWritesNoSignature) {
   ASSERT_EQ(prog.launch(kSplitkReduce), 0);
   EXPECT_EQ(prog.out(), prog.expected());
   EXPECT_FALSE(fs::exists(path));
+}
+
+// vx_dump_perf after two launches: one PERF line per launch and their sum, then the SimX-format
+// block of the last launch (each launch resets the processor's counters).
+TEST(SignatureLaunches, DumpPerfNamesEveryLaunch) {
+  SplitkProgram prog;
+  ASSERT_TRUE(prog.ok());
+  ASSERT_EQ(prog.launch(kSplitkPartials), 0);
+  ASSERT_EQ(prog.launch(kSplitkReduce), 0);
+  const std::string text = prog.dump_perf();
+  auto number_after = [&](const std::string& key, size_t from) -> uint64_t {
+    const size_t at = text.find(key, from);
+    EXPECT_NE(at, std::string::npos) << key << " in\n" << text;
+    return at == std::string::npos ? 0 : std::stoull(text.substr(at + key.size()));
+  };
+  const size_t l0 = text.find("PERF: launch 0 of 2: ");
+  const size_t l1 = text.find("PERF: launch 1 of 2: ");
+  const size_t all = text.find("PERF: all 2 launches: ");
+  ASSERT_NE(l0, std::string::npos) << text;
+  ASSERT_NE(l1, std::string::npos) << text;
+  ASSERT_NE(all, std::string::npos) << text;
+  const uint64_t i0 = number_after("instrs=", l0), i1 = number_after("instrs=", l1);
+  const uint64_t c0 = number_after("cycles=", l0), c1 = number_after("cycles=", l1);
+  EXPECT_GT(i0, i1);  // the partials launch does the work
+  EXPECT_EQ(number_after("instrs=", all), i0 + i1);
+  EXPECT_EQ(number_after("cycles=", all), c0 + c1);
+  // The SimX-format total line that follows is the last launch's.
+  const size_t last = text.find("PERF: instrs=", all);
+  ASSERT_NE(last, std::string::npos) << text;
+  EXPECT_EQ(number_after("instrs=", last), i1);
 }
 
 }  // namespace
