@@ -162,7 +162,9 @@ int vx_dev_open(vx_device_h* hdevice) {
 int vx_dev_close(vx_device_h hdevice) {
   Device* d = as_device(hdevice);
   if (d == nullptr) return fail("vx_dev_close", "invalid device handle");
-  vx_dump_perf(hdevice, stdout);
+  // PERF lines only for a device that ran something: after a failure before the first launch
+  // they would be zeros that read like a measurement.
+  if (d->launches > 0) vx_dump_perf(hdevice, stdout);
   devices().erase(d);
   delete d;
   return 0;
