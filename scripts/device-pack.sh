@@ -3,7 +3,8 @@
 # Debian build dependencies (the lent H200's image: CUDA, ncu, cmake, a host g++, no riscv
 # toolchain, no fmt/spdlog/libelf/toml++): the vxsynth executable, the SDK build outputs
 # (sdk.mk, libvxsdk.a, vxbin, the vxsim runtime archives), the riscv64-unknown-elf GCC +
-# binutils + picolibc subset for the rv32imaf/ilp32f multilib, and the shared libraries they
+# binutils + picolibc subset for the multilib sdk.mk names (VX_MULTILIB, rv32iaf/ilp32f for
+# -march=rv32imaf -mabi=ilp32f), and the shared libraries they
 # load that a glibc system may lack. x86-64 Linux on both sides; glibc >= Debian 12's 2.36.
 #
 # Usage: scripts/device-pack.sh [BUILD_DIR] [OUT_TARBALL]
