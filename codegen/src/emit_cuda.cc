@@ -21,10 +21,9 @@ struct FamilyApi {
   std::string a, b, bias;   ///< pointer expressions for GEMM A, B, bias
 };
 
-FamilyApi family_api(const Plan& pl) {
-  const std::string& T = pl.in_t;
+FamilyApi family_api(check::OpFamily family, const std::string& T) {
   FamilyApi f;
-  switch (pl.p->fixed.op.family) {
+  switch (family) {
     case check::OpFamily::kLinear:
       f.shape_params = "int M, int N, int K";
       f.shape_args = "M, N, K";
@@ -177,10 +176,16 @@ std::string torch_entry(const DesignPoint& p, const Plan& pl, const FamilyApi& f
 
 }  // namespace
 
+std::string cuda_c_api_declarations(check::OpFamily family, bool bf16) {
+  const FamilyApi f = family_api(family, bf16 ? "__nv_bfloat16" : "float");
+  return "extern \"C\" size_t vxs_workspace_bytes(" + f.shape_params + ");\n" + "extern \"C\" int vxs_launch(" +
+         f.params + ", cudaStream_t stream);\n";
+}
+
 Candidate emit_cuda(const DesignPoint& p) {
   validate(p);
   const Plan pl = detail::make_plan(p, Dialect::kCuda);
-  const FamilyApi f = family_api(pl);
+  const FamilyApi f = family_api(p.fixed.op.family, pl.in_t);
   const bool spec = p.axes.k_range == KRange::kSpecialized;
   const std::string& T = pl.in_t;
   std::string s = detail::emit_banner(p, "CUDA candidate");

@@ -244,21 +244,6 @@ std::string shape_args(const check::OpSpec& op) {
   return "";
 }
 
-// Parameter types of `vxs_workspace_bytes` per op family.
-std::string shape_decl(const check::OpSpec& op) {
-  switch (op.family) {
-    case check::OpFamily::kLinear:
-      return "int, int, int";
-    case check::OpFamily::kMatmul:
-    case check::OpFamily::kBmm:
-      return "int, int, int, int, long long, long long";
-    case check::OpFamily::kConv1d:
-    case check::OpFamily::kConv2d:
-      return "int, int, int, int, int, int, int, int, int, int, int, int, int, int";
-  }
-  return "";
-}
-
 // The `vxs_launch` call of the standalone harness.
 std::string launch_call(const check::OpSpec& op) {
   const char* bias = op.has_bias ? "(const T*)buf[2]" : "nullptr";
@@ -270,21 +255,6 @@ std::string launch_call(const check::OpSpec& op) {
     case check::OpFamily::kMatmul:
     case check::OpFamily::kBmm:
       return fmt::format("vxs_launch((const T*)buf[0], (const T*)buf[1], out, ws, {}, 0)", shape_args(op));
-  }
-  return "";
-}
-
-std::string launch_decl(const check::OpSpec& op) {
-  switch (op.family) {
-    case check::OpFamily::kLinear:
-      return "const T*, const T*, const T*, T*, float*, int, int, int, cudaStream_t";
-    case check::OpFamily::kMatmul:
-    case check::OpFamily::kBmm:
-      return "const T*, const T*, T*, float*, int, int, int, int, long long, long long, cudaStream_t";
-    case check::OpFamily::kConv1d:
-    case check::OpFamily::kConv2d:
-      return "const T*, const T*, const T*, T*, float*, int, int, int, int, int, int, int, int, int, int, int, "
-             "int, int, int, cudaStream_t";
   }
   return "";
 }
@@ -307,8 +277,7 @@ std::string standalone_harness(const check::OpSpec& op, check::PrecisionPath pat
 #include <string>
 #include <vector>
 typedef {T} T;
-extern "C" int vxs_launch({decl});
-extern "C" size_t vxs_workspace_bytes({shape_decl});
+{declarations}
 static void check(cudaError_t e, const char* what) {{
   if (e != cudaSuccess) {{ std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e)); std::exit(2); }}
 }}
@@ -351,10 +320,10 @@ int main(int argc, char** argv) {{
   return 0;
 }}
 )",
-                     fmt::arg("T", bf16 ? "__nv_bfloat16" : "float"), fmt::arg("decl", launch_decl(op)),
+                     fmt::arg("T", bf16 ? "__nv_bfloat16" : "float"),
+                     fmt::arg("declarations", codegen::cuda_c_api_declarations(op.family, bf16)),
                      fmt::arg("loads", loads), fmt::arg("out_numel", check::output_numel(op)),
-                     fmt::arg("call", launch_call(op)), fmt::arg("shape_decl", shape_decl(op)),
-                     fmt::arg("shape", shape_args(op)));
+                     fmt::arg("call", launch_call(op)), fmt::arg("shape", shape_args(op)));
 }
 
 namespace {

@@ -40,12 +40,19 @@ inline constexpr const char* kCudaFileName = "candidate.cu";
 /// - conv1d/conv2d: `int vxs_launch(const T* x, const T* weight, const T* bias, T* out,
 ///             float* workspace, int N, int C, int H, int W, int K, int R, int S, int stride_h,
 ///             int stride_w, int pad_h, int pad_w, int dil_h, int dil_w, int groups, cudaStream_t)`
-/// and `size_t vxs_workspace_bytes(void)`. T is float (fp32/tf32 paths) or __nv_bfloat16. The
+/// and `size_t vxs_workspace_bytes(<the same shape parameters>)` (bytes of the float workspace a
+/// split-K / separate-epilogue candidate needs, 0 for one launch). T is float (fp32/tf32 paths) or __nv_bfloat16. The
 /// launch returns a cudaError_t value (cudaErrorInvalidValue when a specialised candidate gets
 /// another shape). With `-DVXS_TORCH_EXTENSION` the file also defines the PyTorch extension
 /// module with `forward(...)` (torch argument order of the op; returns a new output tensor) and
 /// `forward_into(out, ...)` (writes a caller-provided, e.g. NaN-poisoned, output).
 [[nodiscard]] Candidate emit_cuda(const DesignPoint& p);
+
+/// The two `extern "C"` prototypes of emit_cuda's C ABI for `family` (vxs_workspace_bytes, then
+/// vxs_launch), with T spelled out (`__nv_bfloat16` when `bf16`, else `float`), one per line. The
+/// one source of these signatures for code that calls a candidate (refine's standalone launcher):
+/// C linkage does not check arguments, so a re-stated prototype can drift silently.
+[[nodiscard]] std::string cuda_c_api_declarations(check::OpFamily family, bool bf16);
 
 /// Source-output measurement driver for the GPU: `driver.cu` includes `candidate.cu`, draws inputs
 /// (xorshift + Box–Muller, scaled like emit_vortex's main.cpp: activations N(0,1), weights and bias
