@@ -13,6 +13,7 @@
 #include "vxsynth/check/reference_ops.h"
 #include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/emit.h"
+#include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/codegen/seed.h"
 #include "vxsynth/codegen/toolchain.h"
 #include "vxsynth/codegen/vortex_check.h"
@@ -309,6 +310,7 @@ class CandidateBackend : public ProfileBackend {
     }
     if (on_gpu()) versions_["ncu"] = tool_version({ncu_, "--version"});
     versions_["vxsynth"] = "0.1.0";
+    versions_[codegen::kGeneratorVersionKey] = std::to_string(codegen::kGeneratorVersion);
   }
 
   std::string name() const override { return name_; }
