@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "exec.h"
+#include "runaway.h"
 #include "vxsim/error.h"
 
 namespace vxsim {
@@ -53,6 +54,8 @@ void Config::validate() const {
   if (clusters * cores > 1024) throw bad(fmt::format("at most 1024 cores in total (got {})", clusters * cores));
   if (lmem_log_size < 2 || lmem_log_size > 16)
     throw bad(fmt::format("lmem_log_size must be 2..16 so LMEM fits below 2^32 (got {})", lmem_log_size));
+  if (!(time_limit_s >= 0.0) || time_limit_s > 1e9)
+    throw bad(fmt::format("time limit must be 0 (none) or a number of seconds (got {})", time_limit_s));
   if ((startup_addr & 3) != 0) throw bad(fmt::format("startup address {:#x} is not 4-byte aligned", startup_addr));
 }
 
@@ -63,7 +66,7 @@ struct Processor::DecodedPage {
   std::array<Decoded, Memory::kPageSize / 4> d;
 };
 
-Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout) {
+Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout), guard_(std::make_unique<RunawayGuard>()) {
   cfg_.validate();
   for (uint32_t cl = 0; cl < cfg_.clusters; ++cl) {
     for (uint32_t c = 0; c < cfg_.cores; ++c) {
@@ -74,6 +77,8 @@ Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout) {
   console_lines_.resize(kIoCoutSize);
   cluster_gbar_arrived_.assign(cfg_.clusters, 0);
   dcr_startup_addr_[0] = cfg_.startup_addr;
+  guard_->reset(*this);
+  guard_at_ = guard_->next_check();
 }
 
 Processor::~Processor() = default;
@@ -118,6 +123,8 @@ void Processor::reset() {
   total_instrs_ = 0;
   std::fill(cluster_gbar_arrived_.begin(), cluster_gbar_arrived_.end(), 0);
   for (auto& c : cores_) c->reset(dcr_startup_addr_[0], dcr_startup_arg_[0]);
+  guard_->reset(*this);
+  guard_at_ = guard_->next_check();
 }
 
 bool Processor::idle() const {
@@ -320,14 +327,11 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
     throw sim_error(ErrorKind::kRuntime, "step() called for warp {} of core {}, which is not ready", w, id_);
   }
   Warp& wp = warps_[w];
-  uint64_t budget = proc_.cfg_.instr_budget;
-  if (budget != 0 && proc_.total_instrs_ >= budget) {
-    throw sim_error(ErrorKind::kBudget,
-                    "instruction budget of {} warp instructions exhausted (runaway kernel?) at PC "
-                    "{:#010x} (core {}, warp {}); raise it with --budget / VXSIM_BUDGET",
-                    budget, wp.pc, id_, w);
-  }
   const Decoded& d = fetch(wp.pc, w);
+  if (proc_.total_instrs_ >= proc_.guard_at_) {  // budgets, wall clock, endless-loop detector
+    proc_.guard_->check(proc_, *this, w, d);
+    proc_.guard_at_ = proc_.guard_->next_check();
+  }
   ExecCtx c{*this, wp, w, nt_, wp.tmask, wp.pc, wp.pc + 4, rec};
   if constexpr (kRecord) {
     rec->pc = wp.pc;

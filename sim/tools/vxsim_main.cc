@@ -19,7 +19,11 @@ int main(int argc, char** argv) {
   app.add_option("--cores", cfg.cores, "cores per cluster")->capture_default_str();
   app.add_option("--warps", cfg.warps, "warps per core (1..32)")->capture_default_str();
   app.add_option("--threads", cfg.threads, "threads per warp (1..32)")->capture_default_str();
-  app.add_option("--budget", cfg.instr_budget, "maximum warp instructions (0 = unlimited)")->capture_default_str();
+  app.add_option("--budget", cfg.instr_budget,
+                 "stop after this many warp instructions, all cores together (0 = unlimited)")
+      ->capture_default_str();
+  app.add_option("--time-limit", cfg.time_limit_s, "stop after this many seconds of wall-clock time (0 = unlimited)")
+      ->capture_default_str();
   app.add_flag("--no-strict-divergence", no_strict, "let divergent branches follow the highest active lane");
   app.add_flag("--trace", trace, "print a per-warp disassembled instruction trace to stderr");
   vxsim::timing::CliOptions timing;  // --timing, --config, --set, --perf, --signature (sim/timing)

@@ -32,8 +32,12 @@ struct Config {
   uint32_t threads = 4;         ///< NUM_THREADS per warp, 1..32
   uint32_t lmem_log_size = 14;  ///< LMEM_LOG_SIZE: 2^14 B of local memory per core
   uint32_t startup_addr = kStartupAddr;  ///< reset PC unless a DCR overrides it
-  /// Runaway-kernel guard: maximum warp instructions over all cores in one run (0 = unlimited).
+  /// Runaway-kernel guards of one run (Processor::reset to idle), in both modes (docs/vxsim.md
+  /// "Runaway kernels"): at most `instr_budget` warp instructions over all cores (0 = unlimited)
+  /// and `time_limit_s` seconds of wall-clock time (0 = unlimited). An endless loop that changes
+  /// no register and no memory is detected and stopped whatever the budgets.
   uint64_t instr_budget = 2'000'000'000ull;
+  double time_limit_s = 0.0;
   /// Strict divergence (on by default, like SimX's "divergent branch!" abort): a conditional
   /// branch whose active lanes disagree raises SimError. When off, the whole warp follows the
   /// outcome of its highest active lane (thread_last), which is NOT what the hardware does; the

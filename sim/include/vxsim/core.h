@@ -28,6 +28,7 @@
 namespace vxsim {
 
 class Processor;
+class RunawayGuard;
 
 /// Supplies the values of the MPM counter CSRs 0xB00–0xB1F (low) / 0xB80–0xB9F (high)
 /// (docs/vortex-2x.md §2.2). Index 0 = mcycle, 2 = minstret, 3..31 = class-specific counters.
@@ -83,7 +84,7 @@ class Core {
   [[nodiscard]] uint32_t ready_mask() const;
 
   /// Executes the next instruction of warp `w` (which must be ready) and reports it.
-  /// Throws SimError on any fault and when the processor's instruction budget is exhausted.
+  /// Throws SimError on any fault, when a budget is exhausted and on an endless loop.
   ExecutedInstr step(uint32_t w);
   /// Same as step() without filling the record (functional fast path).
   void step_fast(uint32_t w);
@@ -186,7 +187,7 @@ class Processor {
   /// True when no core has an active warp.
   [[nodiscard]] bool idle() const;
   /// Functional run: round-robins ready warps on every core until idle. Throws SimError on a
-  /// fault, on deadlock and when the instruction budget is exhausted.
+  /// fault, on deadlock, when a budget of Config is exhausted and on an endless loop (kRunaway).
   RunResult run();
   /// Throws SimError(kDeadlock) describing every waiting warp if some warp is active but none is
   /// ready. Returns normally otherwise.
@@ -236,6 +237,8 @@ class Processor {
   std::ostream* trace_ = nullptr;
   std::vector<std::string> console_lines_;
   uint64_t total_instrs_ = 0;
+  std::unique_ptr<RunawayGuard> guard_;  ///< budgets and endless-loop detector (src/runaway.h)
+  uint64_t guard_at_ = 0;                ///< total_instrs_ at which execute() consults guard_
   uint32_t image_lo_ = 0;  ///< loaded image range (set_image_range), empty if unknown
   uint32_t image_hi_ = 0;
   // Cluster-level global barrier: per cluster, mask of cores arrived and the expected count.

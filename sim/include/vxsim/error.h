@@ -24,7 +24,8 @@ enum class ErrorKind {
   kIpdomOverflow,    ///< SPLIT pushed more than NUM_THREADS-1 entries
   kIpdomUnderflow,   ///< JOIN with an empty stack
   kDeadlock,         ///< active warps exist but none can make progress
-  kBudget,           ///< instruction budget exhausted (runaway kernel)
+  kBudget,           ///< instruction budget or wall-clock limit exhausted (runaway kernel?)
+  kRunaway,          ///< endless loop detected: the kernel can never finish
   kCsr,              ///< unknown CSR or write to a read-only CSR
   kTcu,              ///< WMMA used with an unsupported format or partial mask
   kRuntime,          ///< host runtime misuse (bad buffer, bad size)

@@ -4,8 +4,8 @@
 /// `main.cpp` written for Vortex compiles and runs unchanged against this header. Every call
 /// returns 0 on success and a negative value on failure, after printing the reason to stderr.
 /// Device shape and behaviour come from environment variables (docs/vxsim.md): VXSIM_CLUSTERS,
-/// VXSIM_CORES, VXSIM_WARPS, VXSIM_THREADS, VXSIM_BUDGET, VXSIM_STRICT_DIVERGENCE, VXSIM_TRACE,
-/// VXSIM_CONFIG; VORTEX_PROFILING selects the MPM class as in Vortex.
+/// VXSIM_CORES, VXSIM_WARPS, VXSIM_THREADS, VXSIM_BUDGET, VXSIM_TIME_LIMIT,
+/// VXSIM_STRICT_DIVERGENCE, VXSIM_TRACE, VXSIM_CONFIG; VORTEX_PROFILING selects the MPM class as in Vortex.
 
 #ifndef VXSIM_VORTEX_H
 #define VXSIM_VORTEX_H

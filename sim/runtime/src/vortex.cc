@@ -140,6 +140,12 @@ int vx_dev_open(vx_device_h* hdevice) {
     if (*end != '\0') return fail("vx_dev_open", "environment variable VXSIM_BUDGET='{}' is not an unsigned integer", b);
   }
   d->cfg.instr_budget = budget;
+  if (const char* t = std::getenv("VXSIM_TIME_LIMIT"); t != nullptr && *t != '\0') {
+    char* end = nullptr;
+    d->cfg.time_limit_s = std::strtod(t, &end);
+    if (*end != '\0' || !(d->cfg.time_limit_s >= 0.0))
+      return fail("vx_dev_open", "environment variable VXSIM_TIME_LIMIT='{}' is not a number of seconds (0 = none)", t);
+  }
   d->cfg.strict_divergence = strict != 0;
   if (const char* c = std::getenv("VXSIM_CONFIG"); c != nullptr) d->engine.config_path = c;
   try {
