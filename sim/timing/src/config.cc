@@ -57,6 +57,8 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("issue_width", issue_width, "count", "warps issued per cycle; 0 = ceil(warps/16)"),
     VXSIM_PARAM("simd_width", simd_width, "count", "ALU/FPU/LSU lanes; 0 = min(threads, 16)"),
     VXSIM_PARAM("ibuf_size", ibuf_size, "count", "instruction-buffer entries per warp"),
+    VXSIM_PARAM("lsu_blocks", lsu_blocks, "count", "LSU blocks per core shared by the issue slots; 0 = issue width"),
+    VXSIM_PARAM("sfu_blocks", sfu_blocks, "count", "SFU blocks per core shared by the issue slots; 0 = issue width"),
     VXSIM_PARAM("fetch_latency", fetch_latency, "cycles", "scheduler pick to I-cache request"),
     VXSIM_PARAM("decode_latency", decode_latency, "cycles", "I-cache response to instruction buffer"),
     VXSIM_PARAM("operand_latency", operand_latency, "cycles", "issue to functional unit (operands, dispatch)"),
@@ -83,6 +85,12 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("lmem.size", lmem.size, "bytes", "local memory per core"),
     VXSIM_PARAM("lmem.banks", lmem.banks, "count", "4-byte-interleaved banks; 0 = SIMD width"),
     VXSIM_PARAM("lmem.latency", lmem.latency, "cycles", "conflict-free access"),
+    VXSIM_PARAM("socket_port.cycles_per_request", socket_port.cycles_per_request, "cycles",
+                "a socket's L1s to the level below: one request per this many cycles; 0 = no limit"),
+    VXSIM_PARAM("socket_port.latency", socket_port.latency, "cycles", "socket port latency, each way"),
+    VXSIM_PARAM("cluster_port.cycles_per_request", cluster_port.cycles_per_request, "cycles",
+                "a cluster's sockets to L3/DRAM: one request per this many cycles; 0 = no limit"),
+    VXSIM_PARAM("cluster_port.latency", cluster_port.latency, "cycles", "cluster port latency, each way"),
     VXSIM_PARAM("dram.channels", dram.channels, "count", "block-interleaved channels"),
     VXSIM_PARAM("dram.block", dram.block, "bytes", "bytes per DRAM request"),
     VXSIM_PARAM("dram.cycles_per_block", dram.cycles_per_block, "cycles", "channel occupancy per block"),
@@ -90,6 +98,7 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("dram.row_size", dram.row_size, "bytes", "row size"),
     VXSIM_PARAM("dram.row_hit_latency", dram.row_hit_latency, "cycles", "open-row access"),
     VXSIM_PARAM("dram.row_miss_latency", dram.row_miss_latency, "cycles", "closed/other-row access"),
+    VXSIM_PARAM("dram.rw_turnaround", dram.rw_turnaround, "cycles", "channel cycles lost switching read/write"),
 };
 
 #undef VXSIM_CACHE_PARAMS
@@ -172,6 +181,9 @@ void TimingConfig::validate() const {
   if (icache.banks == 0) throw vxsynth::make_error("timing config: icache.banks must be ≥ 1");
   if (l2.enabled && l2.banks == 0) throw vxsynth::make_error("timing config: l2.banks must be ≥ 1");
   if (l3.enabled && l3.banks == 0) throw vxsynth::make_error("timing config: l3.banks must be ≥ 1");
+  if (lsu_blocks > 32 || sfu_blocks > 32) {
+    throw vxsynth::make_error("timing config: lsu_blocks/sfu_blocks must be 0 (issue width) or 1..32");
+  }
   if (lmem.banks > 32) throw vxsynth::make_error("timing config: lmem.banks = {} must be 0 (auto) or 1..32", lmem.banks);
   if (lmem.enabled && (!is_pow2(lmem.size) || lmem.size < 4)) {
     throw vxsynth::make_error("timing config: lmem.size = {} must be a power of two", lmem.size);

@@ -32,9 +32,10 @@ Dram::Dram(const DramParams& p)
     : p_(p),
       blocks_per_row_(p.row_size / p.block),
       channel_free_(p.channels, 0),
-      open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0) {}
+      open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0),
+      last_write_(p.channels, 0) {}
 
-uint64_t Dram::access(uint64_t blk, uint64_t t) {
+uint64_t Dram::access(uint64_t blk, uint64_t t, bool write) {
   // Address mapping: block-interleaved channels, then row-sized chunks interleaved over banks.
   uint64_t ch = blk % p_.channels;
   uint64_t in_ch = blk / p_.channels;
@@ -42,6 +43,8 @@ uint64_t Dram::access(uint64_t blk, uint64_t t) {
   uint64_t bank = chunk % p_.banks;
   uint64_t row = chunk / p_.banks;
   uint64_t start = std::max(t, channel_free_[ch]);
+  if ((last_write_[ch] != 0) != write) start += p_.rw_turnaround;  // bus turnaround (tWTR/tRTW)
+  last_write_[ch] = write ? 1 : 0;
   ctr_.bank_stalls += start - t;
   channel_free_[ch] = start + p_.cycles_per_block;
   uint64_t& open = open_row_[ch * p_.banks + bank];
@@ -51,7 +54,7 @@ uint64_t Dram::access(uint64_t blk, uint64_t t) {
 }
 
 uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
-  uint64_t done = access(blk, t);
+  uint64_t done = access(blk, t, false);
   ++ctr_.reads;
   ctr_.read_latency += done - t;
   ctr_.bytes_read += p_.block;
@@ -61,12 +64,27 @@ uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
 uint64_t Dram::write(uint64_t blk, uint64_t t, uint32_t /*core*/) {
   // A write is posted: it is acknowledged once its channel has taken the block (the controller
   // orders later reads behind it); the row access itself still occupies the channel and the bank.
-  uint64_t start = std::max(t, channel_free_[blk % p_.channels]);
-  (void)access(blk, t);
+  const uint64_t before = ctr_.bank_stalls;
+  (void)access(blk, t, true);
+  const uint64_t start = t + (ctr_.bank_stalls - before);  // when the channel took the block
   ++ctr_.writes;
   ctr_.bytes_written += p_.block;
   return start + p_.cycles_per_block;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Port
+
+uint64_t Port::pass(uint64_t t) {
+  if (p_.cycles_per_request == 0) return t + p_.latency;
+  const uint64_t start = std::max(t, free_);
+  free_ = start + p_.cycles_per_request;
+  return start + p_.latency;
+}
+
+uint64_t Port::read(uint64_t blk, uint64_t t, uint32_t core) { return next_->read(blk, pass(t), core) + p_.latency; }
+
+uint64_t Port::write(uint64_t blk, uint64_t t, uint32_t core) { return next_->write(blk, pass(t), core) + p_.latency; }
 
 // ---------------------------------------------------------------------------------------------
 // Cache
@@ -259,21 +277,20 @@ MemorySystem::MemorySystem(const TimingConfig& cfg)
     l3_ = std::make_unique<Cache>(cfg.l3, cfg.l3.banks, ncores, below);
     below = l3_.get();
   }
-  if (cfg.l2.enabled) {
-    for (uint32_t c = 0; c < cfg.clusters; ++c) l2_.push_back(std::make_unique<Cache>(cfg.l2, cfg.l2.banks, ncores, below));
+  for (uint32_t c = 0; c < cfg.clusters; ++c) {
+    cluster_ports_.push_back(std::make_unique<Port>(cfg.cluster_port, below));
+    if (cfg.l2.enabled) l2_.push_back(std::make_unique<Cache>(cfg.l2, cfg.l2.banks, ncores, cluster_ports_.back().get()));
   }
   const uint32_t sockets = (ncores + socket_size_ - 1) / socket_size_;
   for (uint32_t s = 0; s < sockets; ++s) {
-    MemLevel* next = l2_.empty() ? below : static_cast<MemLevel*>(l2_[(s * socket_size_) / cores_per_cluster_].get());
-    icaches_.push_back(std::make_unique<Cache>(cfg.icache, cfg.icache.banks, ncores, next));
-    dcaches_.push_back(std::make_unique<Cache>(cfg.dcache, cfg.eff_dcache_banks(), ncores, next));
+    const uint32_t cluster = (s * socket_size_) / cores_per_cluster_;
+    MemLevel* next = l2_.empty() ? static_cast<MemLevel*>(cluster_ports_[cluster].get()) : l2_[cluster].get();
+    socket_ports_.push_back(std::make_unique<Port>(cfg.socket_port, next));
+    icaches_.push_back(std::make_unique<Cache>(cfg.icache, cfg.icache.banks, ncores, socket_ports_.back().get()));
+    dcaches_.push_back(std::make_unique<Cache>(cfg.dcache, cfg.eff_dcache_banks(), ncores, socket_ports_.back().get()));
   }
 }
 
-MemLevel& MemorySystem::below_l1(uint32_t core) {
-  if (!l2_.empty()) return *l2_[core / cores_per_cluster_];
-  if (l3_) return *l3_;
-  return *dram_;
-}
+MemLevel& MemorySystem::below_l1(uint32_t core) { return *socket_ports_[core / socket_size_]; }
 
 }  // namespace vxsim::timing

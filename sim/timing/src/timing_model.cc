@@ -77,7 +77,8 @@ struct TimingModel::Core {
   uint32_t active_count = 0;   ///< popcount(active_mask), kept with it
   uint32_t nonempty = 0;       ///< bit w: warp w has an instruction buffered
   std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
-  std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;  ///< per issue slot
+  /// Cycle each unit block is free: unit_free[block][group]; block = unit_block(warp, group).
+  std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
   CoreCounters ctr;
   CycleDelta delta;
   uint64_t last_done = 0;
@@ -88,6 +89,8 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   cfg_.validate();
   simd_ = cfg_.eff_simd_width();
   issue_width_ = cfg_.eff_issue_width();
+  lsu_blocks_ = cfg_.lsu_blocks != 0 ? cfg_.lsu_blocks : issue_width_;
+  sfu_blocks_ = cfg_.sfu_blocks != 0 ? cfg_.sfu_blocks : issue_width_;
   unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
   const LatencyParams& l = cfg_.lat;
   auto set = [&](UnitClass u, uint32_t v) { latency_[static_cast<std::size_t>(u)] = v; };
@@ -109,6 +112,14 @@ TimingModel::~TimingModel() = default;
 
 uint32_t TimingModel::latency(UnitClass u) const { return latency_[static_cast<std::size_t>(u)]; }
 
+uint32_t TimingModel::unit_block(uint32_t warp, UnitGroup g) const {
+  // SimX dispatches ALU/FPU/TCU work to the block of the warp's issue slot; the LSU and the SFU
+  // have fewer blocks (1 by default) that every issue slot shares.
+  if (g == UnitGroup::kLsu) return warp % lsu_blocks_;
+  if (g == UnitGroup::kSfu) return warp % sfu_blocks_;
+  return warp % issue_width_;
+}
+
 void TimingModel::reset() {
   mem_ = std::make_unique<MemorySystem>(cfg_);
   cores_.clear();
@@ -119,7 +130,7 @@ void TimingModel::reset() {
     for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
     core->rr.assign(issue_width_, 0);
     core->nonempty = 0;
-    core->unit_free.assign(issue_width_, {});
+    core->unit_free.assign(std::max({issue_width_, lsu_blocks_, sfu_blocks_}), {});
     cores_.push_back(std::move(core));
   }
   now_ = 0;
@@ -293,7 +304,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   }
 
   c.busy[gi] += occupancy;
-  core.unit_free[w % issue_width_][gi] = t + occupancy;
+  core.unit_free[unit_block(w, g)][gi] = t + occupancy;
   if (s.dst != kNoReg) {
     warp.reg_ready[s.dst] = done + cfg_.commit_latency;
     warp.reg_unit[s.dst] = s.unit;
@@ -346,7 +357,8 @@ bool TimingModel::tick_core(Core& core) {
         scrb_hit[static_cast<std::size_t>(ScrbClass::kLsu)] = true;
         continue;
       }
-      if (core.unit_free[slot][static_cast<std::size_t>(unit_group(s.unit))] > t) {
+      const UnitGroup g = unit_group(s.unit);
+      if (core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)] > t) {
         any_opds = true;
         continue;
       }
@@ -414,7 +426,8 @@ uint64_t TimingModel::next_event(const Core& core) const {
       for (uint32_t i = 0; i < s.nsrc; ++i) consider(warp.reg_ready[s.src[i]]);
       if (s.dst != kNoReg) consider(warp.reg_ready[s.dst]);
       consider(warp.mem_done);
-      consider(core.unit_free[w % issue_width_][static_cast<std::size_t>(unit_group(s.unit))]);
+      const UnitGroup g = unit_group(s.unit);
+      consider(core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)]);
     }
     if ((core.ready_mask >> w) & 1u) {
       if (!warp.fetch_blocked) consider(warp.fetch_ready);
@@ -450,7 +463,10 @@ uint64_t TimingModel::run() {
     }
     now_ = next;
     if (cfg_.max_cycles != 0 && now_ > cfg_.max_cycles) {
-      throw vxsynth::make_error("timing: exceeded max_cycles = {} (set max_cycles=0 for no limit)", cfg_.max_cycles);
+      throw sim_error(ErrorKind::kBudget,
+                      "cycle limit of {} cycles exceeded (runaway kernel?); raise it with --set max_cycles=N "
+                      "(0 = none)",
+                      cfg_.max_cycles);
     }
   }
   uint64_t end = now_ + 1;

@@ -37,6 +37,15 @@ struct DramParams {
   uint32_t row_size = 2048;       ///< bytes per row
   uint32_t row_hit_latency = 40;  ///< cycles, request to data, open row
   uint32_t row_miss_latency = 70; ///< cycles, request to data, precharge + activate + read
+  uint32_t rw_turnaround = 0;     ///< extra channel cycles when it switches between reads and writes
+};
+
+/// A request port between two memory levels that several requesters share (the socket's L1s →
+/// the level below; the cluster's sockets → L3/DRAM): it takes one block request every
+/// `cycles_per_request` cycles (0 = no limit), in arrival order, and adds `latency` cycles each way.
+struct PortParams {
+  uint32_t cycles_per_request = 0;
+  uint32_t latency = 0;
 };
 
 /// Per-core local (shared) memory.
@@ -74,6 +83,8 @@ struct TimingConfig {
   uint32_t issue_width = 0;    ///< 0 = ceil(warps/16) (ISSUE_WIDTH)
   uint32_t simd_width = 0;     ///< ALU/FPU/LSU lanes; 0 = min(threads, 16) (SIMD_WIDTH)
   uint32_t ibuf_size = 4;      ///< per-warp instruction buffer entries (IBUF_SIZE)
+  uint32_t lsu_blocks = 0;     ///< LSU blocks per core shared by the issue slots; 0 = one per slot
+  uint32_t sfu_blocks = 0;     ///< SFU blocks per core shared by the issue slots; 0 = one per slot
   uint32_t fetch_latency = 1;   ///< cycles from the scheduler's pick to the I-cache request
   /// Cycles from I-cache response to the instruction buffer (decode + buffer enqueue). 4 is
   /// calibrated, not a SimX constant: it brings vxsim's cycles for the SDK's regression vecadd,
@@ -91,6 +102,8 @@ struct TimingConfig {
   CacheParams l2{false, 1u << 20, 8, 64, 2, 16, 2};
   CacheParams l3{false, 2u << 20, 8, 64, 2, 16, 2};
   LmemParams lmem;
+  PortParams socket_port;   ///< a socket's L1 I/D → the level below (L2 or the cluster port)
+  PortParams cluster_port;  ///< a cluster's sockets (or its L2) → L3 / DRAM
   DramParams dram;
 
   // Derived values (after resolve()).

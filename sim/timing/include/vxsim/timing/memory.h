@@ -41,12 +41,28 @@ class Dram final : public MemLevel {
   [[nodiscard]] const DramCounters& counters() const { return ctr_; }
 
  private:
-  uint64_t access(uint64_t blk, uint64_t t);
+  uint64_t access(uint64_t blk, uint64_t t, bool write);
   DramParams p_;
   uint64_t blocks_per_row_;
   std::vector<uint64_t> channel_free_;
   std::vector<uint64_t> open_row_;  ///< channels × banks; row + 1, 0 = closed
+  std::vector<uint8_t> last_write_; ///< per channel: the last access was a write
   DramCounters ctr_;
+};
+
+/// A shared request port (PortParams): requests pass one per `cycles_per_request` cycles (0 = no
+/// limit) in arrival order, plus `latency` cycles on the way down and on the way back.
+class Port final : public MemLevel {
+ public:
+  Port(const PortParams& p, MemLevel* next) : p_(p), next_(next) {}
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override;
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
+
+ private:
+  uint64_t pass(uint64_t t);
+  PortParams p_;
+  MemLevel* next_;
+  uint64_t free_ = 0;
 };
 
 /// Set-associative, LRU, write-through, no-write-allocate cache with line-interleaved banks,
@@ -109,8 +125,8 @@ struct Coalesced {
 /// (a broadcast) request its bytes once.
 void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
 
-/// The device's memory hierarchy: L1 I/D per socket → L2 per cluster (optional) → L3 (optional) →
-/// DRAM.
+/// The device's memory hierarchy: L1 I/D per socket → socket port → L2 per cluster (optional) →
+/// cluster port → L3 (optional) → DRAM.
 class MemorySystem {
  public:
   explicit MemorySystem(const TimingConfig& cfg);
@@ -131,7 +147,9 @@ class MemorySystem {
   uint32_t cores_per_cluster_;
   std::unique_ptr<Dram> dram_;
   std::unique_ptr<Cache> l3_;
+  std::vector<std::unique_ptr<Port>> cluster_ports_;
   std::vector<std::unique_ptr<Cache>> l2_;
+  std::vector<std::unique_ptr<Port>> socket_ports_;
   std::vector<std::unique_ptr<Cache>> icaches_;
   std::vector<std::unique_ptr<Cache>> dcaches_;
 };

@@ -92,6 +92,7 @@ class TimingModel {
   void refresh_all();
   [[nodiscard]] uint64_t next_event(const Core& core) const;
   [[nodiscard]] uint32_t latency(UnitClass u) const;
+  [[nodiscard]] uint32_t unit_block(uint32_t warp, UnitGroup g) const;
 
   TimingConfig cfg_;
   FunctionalDevice& dev_;
@@ -100,6 +101,8 @@ class TimingModel {
   uint64_t now_ = 0;
   uint32_t simd_ = 1;
   uint32_t issue_width_ = 1;
+  uint32_t lsu_blocks_ = 1;
+  uint32_t sfu_blocks_ = 1;
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
 };
