@@ -17,7 +17,7 @@
 #include "bench_kernels.h"
 #include "vxsim/core.h"
 #include "vxsim/loader.h"
-#include "vxsim/timing/signature.h"
+#include "vxsynth/core/vortex_signature.h"
 #include "vxsim/timing/simulator.h"
 #include "vxsynth/common/error.h"
 
@@ -73,7 +73,7 @@ inline BenchRun run_bench(bench_kernel_t kernel, uint32_t n, const vxsim::Config
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.cpu_seconds = cpu_now() - c0;
     r.counters = sim.counters();
-    r.signature = timing::vortex_signature(r.counters, sim.config());
+    r.signature = vxsynth::core::vortex_signature(r.counters, sim.config());
     r.thread_instrs = r.counters.total().thread_instrs;
     r.warp_instrs = r.counters.total().warp_instrs;
   } else {

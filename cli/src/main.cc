@@ -9,10 +9,12 @@
 
 #include "subcommands.h"
 #include "vxsynth/common/error.h"
+#include "vxsynth/common/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"vxsynth: build Vortex GPU benchmarks from profiles of real workloads"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", vxsynth::version_line("vxsynth"), "print the version and git commit, then exit");
   std::map<CLI::App*, vxsynth::cli::Runner> runners;
   for (const auto& row : vxsynth::cli::subcommands()) {
     std::istringstream words{std::string(row.path)};
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     (void)app.exit(e);

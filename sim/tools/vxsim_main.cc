@@ -1,4 +1,7 @@
-// vxsim CLI: runs a .vxbin or .elf on the functional simulator (docs/vxsim.md).
+// vxsim CLI: runs a .vxbin or .elf on the functional simulator or, with the timing options, on the
+// timing model (docs/vxsim.md). The SIGNATURE lines and --signature come from core/'s signature
+// adapter, which this executable links as the object vxsynth_vortex_signature_hook (it installs
+// itself before main(); vxsim/timing/signature_hook.h).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -8,6 +11,7 @@
 #include "vxsim/error.h"
 #include "vxsim/loader.h"
 #include "vxsim/timing/cli.h"
+#include "vxsynth/common/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"vxsim: functional simulator of the Vortex 2.x GPGPU"};
@@ -29,6 +33,7 @@ int main(int argc, char** argv) {
   vxsim::timing::CliOptions timing;  // --timing, --config, --set, --perf, --signature (sim/timing)
   vxsim::timing::add_cli_options(app, timing);
   app.add_option("program", program, "kernel image (.vxbin or .elf)");
+  app.set_version_flag("--version", vxsynth::version_line("vxsim"), "print the version and git commit, then exit");
   CLI11_PARSE(app, argc, argv);
   try {
     if (vxsim::timing::handle_dump_config(timing, std::cout)) return 0;

@@ -4,10 +4,9 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "vxsim/timing/perf_report.h"
-#include "vxsim/timing/signature.h"
+#include "vxsim/timing/signature_hook.h"
 #include "vxsim/timing/simulator.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/error.h"
@@ -44,54 +43,26 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
   }
+  const char* sig = std::getenv("VXSIM_SIGNATURE");
+  const bool measure = sig != nullptr && *sig != '\0';
+  if (measure) (void)timing::require_signature_adapter("VXSIM_SIGNATURE");  // fail before the run, not after
   timing::TimingSimulator sim(proc, cfg);
   sim.run();
   LaunchReport r;
-  // VXSIM_SIGNATURE=out.json: the launch's ten-metric Vortex signature (core/'s signature schema),
-  // from the counters of this launch's own timing model (a fresh one per launch, so nothing of an
-  // earlier launch is counted). vx_start adds it to the device's list and writes the file.
-  if (const char* sig = std::getenv("VXSIM_SIGNATURE"); sig != nullptr && *sig != '\0') {
-    const timing::DeviceCounters c = sim.counters();
-    LaunchSignature ls;
-    ls.cycles = c.cycles;
-    ls.instructions = c.total().warp_instrs;
-    ls.json = timing::vortex_signature_json(timing::vortex_signature(c, sim.config()), c, sim.config(), "vxsim launch");
-    r.signature = std::move(ls);
+  // VXSIM_SIGNATURE=out.json: the counters of this launch's own timing model (a fresh one per
+  // launch, so nothing of an earlier launch is counted). vx_start adds them to the device's list and
+  // has the signature adapter write the file.
+  if (measure) {
+    timing::MeasuredLaunch m;
+    m.counters = sim.counters();
+    m.config = sim.config();
+    r.signature = std::move(m);
   }
   r.class_counters = true;
   r.lmem = sim.config().lmem.enabled;
   r.l2 = sim.config().l2.enabled;
   r.l3 = sim.config().l3.enabled;
   return r;
-}
-
-std::string signature_file_json(const std::vector<LaunchSignature>& launches) {
-  if (launches.empty()) throw vxsynth::make_error("no launch measured a signature");
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < launches.size(); ++i)
-    if (launches[i].cycles > launches[best].cycles) best = i;
-  // Top level: the main launch's own document, unchanged for a program with one launch except for
-  // the two keys added at the end.
-  nlohmann::ordered_json top = nlohmann::ordered_json::parse(launches[best].json);
-  if (launches.size() > 1)
-    top["label"] = fmt::format("vxsim launch index {} of {} launches (most cycles)", launches[best].index,
-                               launches.size());
-  top["main_launch"] = launches[best].index;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const LaunchSignature& l : launches) {
-    const nlohmann::ordered_json one = l.index == launches[best].index ? top : nlohmann::ordered_json::parse(l.json);
-    nlohmann::ordered_json e;
-    e["index"] = l.index;
-    e["kernel_addr"] = l.kernel_addr;
-    e["args_addr"] = l.args_addr;
-    e["cycles"] = l.cycles;
-    e["instructions"] = l.instructions;
-    e["metrics"] = one.at("metrics");
-    e["counters"] = one.at("counters");
-    list.push_back(std::move(e));
-  }
-  top["launches"] = std::move(list);
-  return top.dump(2) + "\n";
 }
 
 std::string format_perf(uint32_t num_cores, uint32_t mpm_class, const LaunchReport& report,

@@ -9,23 +9,13 @@
 #include <vector>
 
 #include "vxsim/core.h"
+#include "vxsim/timing/signature_hook.h"
 
 namespace vxsim::runtime {
 
 /// Options the device was opened with that concern the engine.
 struct EngineOptions {
   std::string config_path;  ///< VXSIM_CONFIG: TOML file of the timing model ("" = defaults)
-};
-
-/// The Vortex-side signature of one launch (timing mode with VXSIM_SIGNATURE set).
-struct LaunchSignature {
-  uint32_t index = 0;         ///< 0-based position of the launch among the device's vx_start calls
-  uint64_t kernel_addr = 0;   ///< STARTUP_ADDR of the launch (DCR 0x001/0x002): the kernel entry
-  uint64_t args_addr = 0;     ///< device address of the argument buffer (DCR 0x003/0x004), 0 = none
-  uint64_t cycles = 0;        ///< device cycles of the launch (max over cores), timing model
-  uint64_t instructions = 0;  ///< warp instructions of the launch, all cores
-  /// vxsim::timing::vortex_signature_json of this launch alone (counters of a fresh timing model).
-  std::string json;
 };
 
 /// What one launch measured.
@@ -37,20 +27,13 @@ struct LaunchReport {
   bool lmem = true;
   bool l2 = false;
   bool l3 = false;
-  /// Set in timing mode when $VXSIM_SIGNATURE names a file; the caller fills index and addresses.
-  std::optional<LaunchSignature> signature;
+  /// Set in timing mode when $VXSIM_SIGNATURE names a file: the launch's counters for the signature
+  /// adapter (vxsim/timing/signature_hook.h); the caller fills index and addresses.
+  std::optional<timing::MeasuredLaunch> signature;
 };
 
 /// Runs the reset processor until every core is idle. Throws SimError on a device fault.
 LaunchReport run_engine(Processor& proc, const EngineOptions& opts);
-
-/// The text of the $VXSIM_SIGNATURE file for the device's launches so far (docs/timing.md,
-/// "Signature file"): core's signature-file schema whose top-level "metrics", "counters" and
-/// "config" are those of the main launch — the one with the most cycles, the first on a tie, as the
-/// ncu backend takes the longest kernel of a candidate — plus "main_launch" (its index) and
-/// "launches" (index, kernel/argument addresses, cycles, instructions, metrics and counters of
-/// every launch, in launch order). Throws vxsynth::Error when `launches` is empty.
-std::string signature_file_json(const std::vector<LaunchSignature>& launches);
 
 /// MPM slot `index` (0..31) of `core` as the kernel's perf dump left it (docs/vortex-2x.md §3.5).
 using MpmQuery = std::function<uint64_t(uint32_t core, uint32_t index)>;

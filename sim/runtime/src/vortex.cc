@@ -49,7 +49,7 @@ struct Device {
   /// Per launch: (instructions, cycles) summed / maxed over cores from the MPM block the kernel's
   /// exit wrote (minstret slot 2, mcycle slot 0), for vx_dump_perf's per-launch lines.
   std::vector<std::pair<uint64_t, uint64_t>> launch_totals;
-  std::vector<LaunchSignature> signatures;   ///< per launch, timing mode with $VXSIM_SIGNATURE
+  std::vector<timing::MeasuredLaunch> signatures;  ///< per launch, timing mode with $VXSIM_SIGNATURE
 };
 
 std::set<Device*>& devices() {
@@ -310,14 +310,14 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments) {
     if (d->report.signature) {
       // One signature per launch; the file is rewritten (atomically) after every launch, so a
       // crash in a later launch keeps what the earlier ones measured.
-      LaunchSignature s = std::move(*d->report.signature);
+      timing::MeasuredLaunch s = std::move(*d->report.signature);
       d->report.signature.reset();
       s.index = index;
       s.kernel_addr = k->addr;
       s.args_addr = arg;
       d->signatures.push_back(std::move(s));
       if (const char* path = std::getenv("VXSIM_SIGNATURE"); path != nullptr && *path != '\0')
-        vxsynth::write_file_atomic(path, signature_file_json(d->signatures));
+        vxsynth::write_file_atomic(path, timing::require_signature_adapter("VXSIM_SIGNATURE").launches_file(d->signatures));
     }
     {
       uint64_t instrs = 0, cycles = 0;

@@ -101,6 +101,25 @@ TEST_F(Runtime, RegressionSequenceComputesAndReportsPerf) {
   EXPECT_EQ(std::string(line), expect);
 }
 
+TEST_F(Runtime, SignatureWithoutTheAdapterIsAClearError) {
+  // This test program links the runtime alone, without core/'s signature adapter (the hook object
+  // vxsynth_vortex_signature_hook): $VXSIM_SIGNATURE must fail the launch and say what to link,
+  // not write a file without metrics.
+  const std::string path = ::testing::TempDir() + "vortex_runtime_no_adapter.json";
+  std::remove(path.c_str());
+  ::setenv("VXSIM_SIGNATURE", path.c_str(), 1);
+  ::testing::internal::CaptureStderr();
+  std::vector<uint32_t> out;
+  const int rc = launch(VX_MEM_READ_WRITE, out);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("VXSIM_SIGNATURE");
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(err.find("vxsynth_vortex_signature_hook"), std::string::npos) << err;
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  EXPECT_EQ(f, nullptr) << path << " was written";
+  if (f != nullptr) std::fclose(f);
+}
+
 TEST_F(Runtime, WriteToReadOnlyBufferIsAnAccessViolation) {
   std::vector<uint32_t> out;
   testing::internal::CaptureStderr();

@@ -5,10 +5,9 @@
 #include <fmt/format.h>
 
 #include "vxsim/timing/perf_report.h"
-#include "vxsim/timing/signature.h"
+#include "vxsim/timing/signature_hook.h"
 #include "vxsim/timing/simulator.h"
 #include "vxsynth/common/file_io.h"
-#include "vxsynth/core/metrics.h"
 
 namespace vxsim::timing {
 namespace {
@@ -51,14 +50,12 @@ RunResult run_cli(Processor& proc, const CliOptions& opts, const std::string& pr
                      cycles == 0 ? 0.0 : static_cast<double>(t.thread_instrs) / static_cast<double>(cycles));
   out << fmt::format("TIMING: dram bytes read={} written={}, lmem reads={} writes={} bank stalls={}\n",
                      c.dram.bytes_read, c.dram.bytes_written, t.lmem_reads, t.lmem_writes, t.lmem_bank_stalls);
-  const vxsynth::core::Signature sig = vortex_signature(c, sim.config());
-  for (const vxsynth::core::MetricDef& m : vxsynth::core::metric_table()) {
-    const auto& value = sig[m.id];
-    std::string v = value ? fmt::format("{:.6g}", *value) : "NA";
-    std::string unit = value && m.unit != "ratio" && m.unit != "fraction" ? fmt::format(" {}", m.unit) : "";
-    out << fmt::format("SIGNATURE: {}={}{}\n", m.key, v, unit);
-  }
-  if (!opts.signature.empty()) vxsynth::write_file_atomic(opts.signature, vortex_signature_json(sig, c, sim.config(), program));
+  // The ten metrics come from the installed signature adapter (signature_hook.h); a program linked
+  // without one prints the counters only, and --signature says what is missing.
+  if (const SignatureAdapter* adapter = signature_adapter(); adapter != nullptr) out << adapter->report_lines(c, sim.config());
+  if (!opts.signature.empty())
+    vxsynth::write_file_atomic(opts.signature,
+                               require_signature_adapter("--signature").run_file(c, sim.config(), program));
   RunResult r;
   r.warp_instrs = t.warp_instrs;
   r.thread_instrs = t.thread_instrs;

@@ -16,13 +16,14 @@
 #include "vxsim/core.h"
 #include "vxsim/loader.h"
 #include "vxsim/timing/perf_report.h"
-#include "vxsim/timing/signature.h"
 #include "vxsim/timing/simulator.h"
+#include "vxsynth/core/vortex_signature.h"
 
 namespace vxsim::timing {
 namespace {
 
 using vxsynth::core::MetricId;
+using vxsynth::core::vortex_signature;
 
 constexpr uint32_t kArgAddr = 0x10000;
 constexpr uint32_t kSrcAddr = 0x100000;

@@ -5,9 +5,11 @@
 ///   --config FILE          timing configuration (TOML; defaults: sim/timing/configs/default.toml)
 ///   --set KEY=VALUE        override one timing parameter (repeatable), e.g. --set dcache.size=32768
 ///   --perf CLASS           PERF lines to print: 0 none (totals only), 1 core, 2 memory (default 2)
-///   --signature FILE       write the ten-metric Vortex signature as JSON (core/'s signature schema)
+///   --signature FILE       write the ten-metric Vortex signature as JSON (core/'s signature schema;
+///                          needs the signature adapter, vxsim/timing/signature_hook.h)
 ///   --dump-config          print every timing parameter as TOML and exit
-/// After a timing run it prints the PERF lines (SimX's vx_dump_perf format) and the signature.
+/// After a timing run it prints the PERF lines (SimX's vx_dump_perf format), the TIMING totals and,
+/// when the program has the signature adapter installed, the SIGNATURE lines.
 
 #include <iosfwd>
 #include <string>

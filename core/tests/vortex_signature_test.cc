@@ -1,4 +1,4 @@
-#include "vxsim/timing/signature.h"
+#include "vxsynth/core/vortex_signature.h"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +6,9 @@
 
 namespace vxsim::timing {
 namespace {
+
+using vxsynth::core::vortex_signature;
+using vxsynth::core::vortex_signature_json;
 
 using vxsynth::core::MetricId;
 
@@ -103,6 +106,9 @@ TEST(VortexSignature, JsonHasAllTenKeys) {
 namespace vxsim::timing {
 namespace {
 
+using vxsynth::core::vortex_signature;
+using vxsynth::core::vortex_signature_json;
+
 TEST(VortexSignature, FileReadsBackThroughTheSignatureReader) {
   TimingConfig cfg;
   DeviceCounters d = sample();
@@ -113,6 +119,52 @@ TEST(VortexSignature, FileReadsBackThroughTheSignatureReader) {
   std::filesystem::remove(path);
   EXPECT_EQ(back.label, "micro");
   for (std::size_t i = 0; i < s.values.size(); ++i) EXPECT_EQ(back.signature.values[i], s.values[i]) << i;
+}
+
+}  // namespace
+}  // namespace vxsim::timing
+
+#include "vxsim/timing/signature_hook.h"
+#include "vxsynth/common/error.h"
+
+namespace vxsim::timing {
+namespace {
+
+TEST(VortexSignatureHook, LinkingTheHookObjectInstallsTheAdapter) {
+  // This program calls nothing to install it: the object's static initialiser did.
+  const SignatureAdapter* a = signature_adapter();
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(dynamic_cast<const vxsynth::core::VortexSignatureAdapter*>(a), nullptr);
+  TimingConfig cfg;
+  DeviceCounters d = sample();
+  EXPECT_EQ(a->run_file(d, cfg, "k"), vortex_signature_json(vortex_signature(d, cfg), d, cfg, "k"));
+  EXPECT_EQ(a->report_lines(d, cfg), vxsynth::core::vortex_signature_lines(vortex_signature(d, cfg)));
+}
+
+TEST(VortexSignatureFile, MainLaunchIsTheOneWithMostCycles) {
+  MeasuredLaunch small;
+  small.index = 0;
+  small.kernel_addr = 0x80000000;
+  small.counters = sample();
+  small.counters.cycles = 500;
+  MeasuredLaunch big = small;
+  big.index = 1;
+  big.args_addr = 0x1000;
+  big.counters.cycles = 2000;
+  const auto j = nlohmann::json::parse(vxsynth::core::vortex_signature_file_json({small, big}));
+  EXPECT_EQ(j.at("main_launch"), 1);
+  EXPECT_EQ(j.at("counters").at("cycles"), 2000);
+  EXPECT_EQ(j.at("label"), "vxsim launch index 1 of 2 launches (most cycles)");
+  ASSERT_EQ(j.at("launches").size(), 2u);
+  EXPECT_EQ(j.at("launches")[0].at("cycles"), 500);
+  EXPECT_EQ(j.at("launches")[1].at("args_addr"), 0x1000);
+  EXPECT_EQ(j.at("launches")[1].at("instructions"), 200);
+  // One launch: its own document plus main_launch and launches (docs/timing.md).
+  const auto one = nlohmann::json::parse(vxsynth::core::vortex_signature_file_json({small}));
+  EXPECT_EQ(one.at("label"), "vxsim launch");
+  EXPECT_EQ(one.at("main_launch"), 0);
+  const std::vector<MeasuredLaunch> none;
+  EXPECT_THROW((void)vxsynth::core::vortex_signature_file_json(none), vxsynth::Error);
 }
 
 }  // namespace

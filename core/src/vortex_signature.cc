@@ -1,16 +1,23 @@
-#include "vxsim/timing/signature.h"
+#include "vxsynth/core/vortex_signature.h"
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "vxsynth/common/error.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/metrics.h"
 
-namespace vxsim::timing {
+namespace vxsynth::core {
 namespace {
 
-using vxsynth::core::MetricId;
+using vxsim::timing::CacheCounters;
+using vxsim::timing::CoreCounters;
+using vxsim::timing::DeviceCounters;
+using vxsim::timing::MeasuredLaunch;
+using vxsim::timing::TimingConfig;
+using vxsim::timing::UnitGroup;
 
 double ratio(uint64_t num, uint64_t den) {
   return den == 0 ? 0.0 : static_cast<double>(num) / static_cast<double>(den);
@@ -18,8 +25,8 @@ double ratio(uint64_t num, uint64_t den) {
 
 }  // namespace
 
-vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const TimingConfig& cfg) {
-  vxsynth::core::Signature sig;
+Signature vortex_signature(const DeviceCounters& counters, const TimingConfig& cfg) {
+  Signature sig;
   const CoreCounters t = counters.total();
   const uint64_t cycles = counters.cycles;
   const uint64_t core_cycles = cycles * counters.cores.size();
@@ -56,18 +63,18 @@ vxsynth::core::Signature vortex_signature(const DeviceCounters& counters, const 
   return sig;
 }
 
-std::string vortex_signature_json(const vxsynth::core::Signature& sig, const DeviceCounters& counters,
+std::string vortex_signature_json(const Signature& sig, const DeviceCounters& counters,
                                   const TimingConfig& cfg, const std::string& program) {
   // The signature-file schema of core/ (vxsynth/core/bundle.h: schema, version, label, metrics),
   // plus the Vortex provenance: platform, counters and machine configuration.
   nlohmann::ordered_json j;
-  j["schema"] = std::string(vxsynth::core::kSignatureSchema);
-  j["version"] = vxsynth::core::kSignatureVersion;
+  j["schema"] = std::string(kSignatureSchema);
+  j["version"] = kSignatureVersion;
   j["label"] = program;
   j["platform"] = "vortex";
   j["source"] = "vxsim timing model";
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-  for (const vxsynth::core::MetricDef& m : vxsynth::core::metric_table()) {
+  for (const MetricDef& m : metric_table()) {
     const std::string key(m.key);
     if (sig[m.id]) {
       metrics[key] = *sig[m.id];
@@ -115,4 +122,62 @@ std::string vortex_signature_json(const vxsynth::core::Signature& sig, const Dev
   return j.dump(2) + "\n";
 }
 
-}  // namespace vxsim::timing
+std::string vortex_signature_file_json(const std::vector<MeasuredLaunch>& launches) {
+  if (launches.empty()) throw vxsynth::make_error("no launch measured a signature");
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < launches.size(); ++i)
+    if (launches[i].counters.cycles > launches[best].counters.cycles) best = i;
+  const auto launch_json = [](const MeasuredLaunch& l) {
+    return nlohmann::ordered_json::parse(
+        vortex_signature_json(vortex_signature(l.counters, l.config), l.counters, l.config, "vxsim launch"));
+  };
+  // Top level: the main launch's own document, unchanged for a program with one launch except for
+  // the two keys added at the end.
+  nlohmann::ordered_json top = launch_json(launches[best]);
+  if (launches.size() > 1)
+    top["label"] = fmt::format("vxsim launch index {} of {} launches (most cycles)", launches[best].index,
+                               launches.size());
+  top["main_launch"] = launches[best].index;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const MeasuredLaunch& l = launches[i];
+    const nlohmann::ordered_json one = i == best ? top : launch_json(l);
+    nlohmann::ordered_json e;
+    e["index"] = l.index;
+    e["kernel_addr"] = l.kernel_addr;
+    e["args_addr"] = l.args_addr;
+    e["cycles"] = l.counters.cycles;
+    e["instructions"] = l.counters.total().warp_instrs;
+    e["metrics"] = one.at("metrics");
+    e["counters"] = one.at("counters");
+    list.push_back(std::move(e));
+  }
+  top["launches"] = std::move(list);
+  return top.dump(2) + "\n";
+}
+
+std::string vortex_signature_lines(const Signature& sig) {
+  std::string out;
+  for (const MetricDef& m : metric_table()) {
+    const auto& value = sig[m.id];
+    std::string v = value ? fmt::format("{:.6g}", *value) : "NA";
+    std::string unit = value && m.unit != "ratio" && m.unit != "fraction" ? fmt::format(" {}", m.unit) : "";
+    out += fmt::format("SIGNATURE: {}={}{}\n", m.key, v, unit);
+  }
+  return out;
+}
+
+std::string VortexSignatureAdapter::report_lines(const DeviceCounters& counters, const TimingConfig& cfg) const {
+  return vortex_signature_lines(vortex_signature(counters, cfg));
+}
+
+std::string VortexSignatureAdapter::run_file(const DeviceCounters& counters, const TimingConfig& cfg,
+                                             const std::string& label) const {
+  return vortex_signature_json(vortex_signature(counters, cfg), counters, cfg, label);
+}
+
+std::string VortexSignatureAdapter::launches_file(const std::vector<MeasuredLaunch>& launches) const {
+  return vortex_signature_file_json(launches);
+}
+
+}  // namespace vxsynth::core
