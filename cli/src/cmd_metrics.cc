@@ -1,13 +1,19 @@
-// vxsynth metrics [--arch A] [--ncu-list]: the metric table, or the ncu --metrics list for an architecture.
+// vxsynth metrics [--arch A] [--ncu-list] [--json]: the metric table, or the ncu --metrics list for an
+// architecture; --json is what the Python package reads (its ncu metric list and tensor-pipe rule).
 #include <iostream>
 #include <memory>
+#include <span>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "subcommands.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/core/metrics.h"
+#include "vxsynth/core/reference.h"
 
 namespace vxsynth::cli {
 namespace {
@@ -15,11 +21,40 @@ namespace {
 struct Options {
   std::string arch = "sm_90";
   bool ncu_list = false;
+  bool json = false;
 };
+
+std::vector<std::string> term_names(std::span<const core::NcuTerm> terms) {
+  std::vector<std::string> v;
+  for (const core::NcuTerm& t : terms) v.emplace_back(t.name);
+  return v;
+}
+
+/// The table for one architecture as JSON: every metric's ncu counters, and the `--metrics` list.
+nlohmann::json table_json(core::Arch arch) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const core::MetricDef& m : core::metric_table()) {
+    const core::NcuFormula& f = m.ncu[static_cast<std::size_t>(arch)];
+    rows.push_back({{"key", m.key}, {"label", m.label}, {"group", core::to_string(m.group)}, {"unit", m.unit},
+                    {"available", f.available()}, {"ncu_numerator", term_names(f.numerator)},
+                    {"ncu_denominator", term_names(f.denominator)}, {"ncu", m.ncu_text}, {"vortex", m.vortex_text}});
+  }
+  const core::NcuFormula& mfu = core::metric_def(core::MetricId::kTensorMfu).ncu[static_cast<std::size_t>(arch)];
+  return {{"schema", "vxsynth.metrics/1"},
+          {"arch", core::arch_info(arch).sm},
+          {"cc", core::arch_info(arch).cc},
+          {"ncu_metrics", core::required_ncu_metrics(arch)},
+          {"tensor_pipe", {{"metrics", term_names(mfu.numerator)}, {"threshold_pct", core::kTensorPipeThresholdPct}}},
+          {"metrics", rows}};
+}
 
 int run(const Options& o) {
   const auto arch = core::arch_from_name(o.arch);
   if (!arch) throw make_error("--arch: unknown architecture '{}' (sm_90, sm_80, sm_89, sm_87)", o.arch);
+  if (o.json) {
+    std::cout << table_json(*arch).dump(1) << "\n";
+    return 0;
+  }
   if (o.ncu_list) {
     std::cout << fmt::format("{}\n", fmt::join(core::required_ncu_metrics(*arch), ","));
     return 0;
@@ -39,6 +74,7 @@ Runner setup_metrics(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("--arch", o->arch, "architecture (sm_90, sm_80, sm_89, sm_87)")->capture_default_str();
   app.add_flag("--ncu-list", o->ncu_list, "print the comma-separated ncu --metrics list to capture");
+  app.add_flag("--json", o->json, "print the table and the --metrics list as JSON (what the Python package reads)");
   return [o] { return run(*o); };
 }
 

@@ -12,6 +12,8 @@ constexpr Subcommand kSubcommands[] = {
     {"distance", "Signature distance D between A (candidate) and B (reference), per metric", &setup_distance},
     {"metrics", "Print the metric table (ncu sources per architecture, Vortex sources, transforms)",
      &setup_metrics},
+    {"kernel-name", "What the kernel-name rules say about kernel names (base name, family, engine, role, tile), or the rules",
+     &setup_kernel_name},
     {"signature", "Write a bundle kernel's signature (BUNDLE.json#k1) as a standalone signature file",
      &setup_signature},
 #ifdef VXSYNTH_HAVE_RECONSTRUCT  // refine/ with codegen+check in the tree

@@ -33,6 +33,7 @@ Runner setup_profile_import(CLI::App& app);  // cmd_profile.cc
 Runner setup_hot(CLI::App& app);             // cmd_hot.cc
 Runner setup_distance(CLI::App& app);        // cmd_distance.cc
 Runner setup_metrics(CLI::App& app);         // cmd_metrics.cc
+Runner setup_kernel_name(CLI::App& app);     // cmd_kernel_name.cc
 Runner setup_signature(CLI::App& app);       // cmd_signature.cc
 Runner setup_reconstruct(CLI::App& app);     // cmd_reconstruct.cc (refine/)
 

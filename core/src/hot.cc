@@ -8,27 +8,45 @@
 #include <fmt/ranges.h>
 
 #include "vxsynth/core/kernel_names.h"
+#include "vxsynth/core/reference.h"
 
 namespace vxsynth::core {
 namespace {
 
-std::string group_key(const TraceKernel& k) {
-  std::string key = fmt::format("{}|{}|{}", k.name, fmt::join(k.grid, ","), fmt::join(k.block, ","));
-  if (!k.op_stack.empty()) {
-    key += "|" + k.op_stack.front().name;
-    for (const OpArg& a : k.op_stack.back().args) key += fmt::format("|{}:{}", fmt::join(a.dims, "x"), a.type);
-  }
-  return key;
+bool is_communication(const TraceKernel& k) {
+  const NameHints h = classify_kernel_name(k.name);
+  return h.rule && h.rule->role == KernelRole::kCommunication;
 }
 
 }  // namespace
+
+std::string hot_group_key(const TraceKernel& k) {
+  return fmt::format("{}|{}|{}|{}", k.name, fmt::join(k.grid, ","), fmt::join(k.block, ","), op_signature(k));
+}
+
+CommunicationTime communication_time(const TorchTrace& trace) {
+  CommunicationTime c;
+  for (const TraceKernel& k : trace.kernels) {
+    if (!is_communication(k)) continue;
+    ++c.launches;
+    c.total_us += k.dur_us;
+  }
+  const double total = trace.total_kernel_time_us();
+  c.share = total > 0 ? c.total_us / total : 0;
+  return c;
+}
 
 std::vector<HotKernel> rank_hot_kernels(const TorchTrace& trace, std::size_t top_k) {
   std::map<std::string, std::size_t> index;
   std::vector<HotKernel> groups;
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-    auto [it, fresh] = index.emplace(group_key(trace.kernels[i]), groups.size());
-    if (fresh) groups.emplace_back();
+    if (is_communication(trace.kernels[i])) continue;
+    std::string key = hot_group_key(trace.kernels[i]);
+    auto [it, fresh] = index.emplace(key, groups.size());
+    if (fresh) {
+      groups.emplace_back();
+      groups.back().key = std::move(key);
+    }
     HotKernel& g = groups[it->second];
     g.launches.push_back(i);
     g.total_us += trace.kernels[i].dur_us;

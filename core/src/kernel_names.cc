@@ -10,9 +10,10 @@ namespace {
 
 using E = EngineClass;
 using T = TileSyntax;
+using R = KernelRole;
 
 // THE table (ncu-and-torch.md §7.1–§7.5). First match wins.
-constexpr std::array<KernelNameRule, 23> kRules{{
+constexpr std::array<KernelNameRule, 24> kRules{{
     // cuBLASLt on Hopper: always wgmma tensor-core in the H200 samples [M] (§7.3).
     {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "ncu-and-torch.md §7.1, §7.3 [M]"},
     // cuBLAS/cuDNN xmma: engine from the instruction-shape field (§7.2, reliable in practice [M]).
@@ -47,13 +48,18 @@ constexpr std::array<KernelNameRule, 23> kRules{{
     {"cudnn_implicit_sgemm", "implicit_convolve_[sd]gemm", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
     {"cudnn_winograd", "winograd", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
     {"cudnn_layout", "(nchwToNhwc|nhwcToNchw)Kernel", E::kSimt, "cuDNN", T::kNone,
-     "ncu-and-torch.md §7.1 layout transposes [M]", true},
-    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]", true},
-    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]", true},
+     "ncu-and-torch.md §7.1 layout transposes [M]", R::kHelper},
+    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]", R::kHelper},
+    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]", R::kHelper},
     // ATen's own kernels run on CUDA cores (§7.1 last row [M]). ncu renames at::native:: to at::.
     {"aten_native", "(^|[ <])at::", E::kSimt, "ATen", T::kNone,
-     "ncu-and-torch.md §7.1 [M]", true},
+     "ncu-and-torch.md §7.1 [M]", R::kHelper},
     {"aten_softmax", "cunn_SoftMax", E::kSimt, "ATen", T::kNone, "ncu-and-torch.md §7.1 [M]"},
+    // NCCL collectives: ncclKernel_<Coll>_<Algo>_<Proto>_<Op>_<type> (NCCL < 2.19) and
+    // ncclDevKernel_<Coll>_<Op>_<type>_<Algo>_<Proto> (NCCL >= 2.19), as NCCL's generated device
+    // sources name them. Communication, not an operator of the model.
+    {"nccl", "(^|[ :])nccl(Dev)?Kernel_", E::kSimt, "NCCL", T::kNone, "docs/signature.md (hot kernels: communication kernels)",
+     R::kCommunication},
     {"triton", "^triton_", E::kSimt, "Triton", T::kNone, "[U]: Triton kernels may use tensor cores; counters decide"},
 }};
 
@@ -122,20 +128,43 @@ NameHints classify_kernel_name(std::string_view name) {
   return h;
 }
 
+std::string_view to_string(KernelRole r) {
+  switch (r) {
+    case R::kMain: return "main";
+    case R::kHelper: return "helper";
+    case R::kCommunication: return "communication";
+  }
+  return "?";
+}
+
 std::string kernel_base_name(std::string_view name) {
   std::string s(name);
-  // Normalise the two spellings of anonymous namespaces (§5.3) so their parentheses do not end the name.
+  // The two anonymous-namespace spellings (ncu-and-torch.md §5.3) hold brackets that are not
+  // template arguments or parameters: read them as one identifier first.
   for (const std::string_view anon : {std::string_view("(anonymous namespace)"), std::string_view("<unnamed>")}) {
     for (std::size_t p; (p = s.find(anon)) != std::string::npos;) s.replace(p, anon.size(), "anon");
   }
-  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
-  // Cut at the first '<' or '(' (template arguments, parameters), then keep the last '::' component.
-  const std::size_t cut = s.find_first_of("<(");
-  if (cut != std::string::npos) s.resize(cut);
-  const std::size_t colon = s.rfind("::");
-  if (colon != std::string::npos) s.erase(0, colon + 2);
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+  // Keep what lies outside template brackets, up to the parameter list (the first '(' there).
+  std::string head;
+  int depth = 0;
+  for (const char c : s) {
+    if (c == '<') {
+      ++depth;
+    } else if (c == '>') {
+      depth = depth > 0 ? depth - 1 : 0;
+    } else if (depth == 0) {
+      if (c == '(') break;
+      head += c;
+    }
+  }
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  // The last word is the qualified function name (before it: the return type), its last '::'
+  // component the function.
+  const std::size_t space = head.rfind(' ');
+  if (space != std::string::npos) head.erase(0, space + 1);
+  const std::size_t colon = head.rfind("::");
+  if (colon != std::string::npos) head.erase(0, colon + 2);
+  return head;
 }
 
 }  // namespace vxsynth::core

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "vxsynth/core/kernel_names.h"
 
@@ -134,31 +135,51 @@ const OpCall* read_gemm(const TraceKernel& k, ReferenceContext& ctx) {
 }
 
 /// Convolution ops: (N, C, H, W, K, R, S, stride, pad, dilation, groups); conv1d has H = R = 1.
-const OpCall* read_conv(const TraceKernel& k, ReferenceContext& ctx) {
+/// Returns the op read, or nullptr with `why` saying, per conv op of the stack, what could not be read.
+const OpCall* read_conv(const TraceKernel& k, ReferenceContext& ctx, std::string& why) {
   // Argument positions per op schema (native_functions.yaml):
   //   conv1d/conv2d(input, weight, bias, stride, padding, dilation, groups)
   //   convolution/_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, …)
   //   cudnn_convolution(self, weight, padding, stride, dilation, groups, benchmark, deterministic, allow_tf32)
   struct Layout {
     std::string_view op;
-    int bias, stride, pad, dilation, groups;
+    int bias, stride, pad, dilation, groups, transposed;
   };
-  constexpr Layout kLayouts[] = {{"aten::convolution", 2, 3, 4, 5, 8},
-                                 {"aten::_convolution", 2, 3, 4, 5, 8},
-                                 {"aten::cudnn_convolution", -1, 3, 2, 4, 5},
-                                 {"aten::conv2d", 2, 3, 4, 5, 6},
-                                 {"aten::conv1d", 2, 3, 4, 5, 6}};
+  constexpr Layout kLayouts[] = {{"aten::convolution", 2, 3, 4, 5, 8, 6},
+                                 {"aten::_convolution", 2, 3, 4, 5, 8, 6},
+                                 {"aten::cudnn_convolution", -1, 3, 2, 4, 5, -1},
+                                 {"aten::conv2d", 2, 3, 4, 5, 6, -1},
+                                 {"aten::conv1d", 2, 3, 4, 5, 6, -1}};
   const OpCall* shape_op = nullptr;
   ConvShape c;
   bool bias = false;
+  auto fail = [&](const OpCall& o, const std::string& what) {
+    why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", o.name, what);
+  };
   for (const Layout& l : kLayouts) {
     const OpCall* o = find_op(k, {l.op});
-    if (!o || o->args.size() < 2) continue;
+    if (!o) continue;
+    if (o->args.size() < 2) {
+      fail(*o, "fewer than 2 recorded arguments");
+      continue;
+    }
+    auto concrete = [&](int i) {
+      return i >= 0 && static_cast<std::size_t>(i) < o->args.size() ? o->args[static_cast<std::size_t>(i)].concrete
+                                                                     : std::string();
+    };
+    if (concrete(l.transposed) == "True") {
+      fail(*o, "transposed convolution (not read: the generator builds forward conv1d/conv2d)");
+      continue;
+    }
     const auto& in = o->args[0].dims;
     const auto& w = o->args[1].dims;
-    if (!((in.size() == 4 && w.size() == 4) || (in.size() == 3 && w.size() == 3))) continue;
-    auto list = [&](int i) { return i >= 0 && static_cast<std::size_t>(i) < o->args.size() ? ints(o->args[static_cast<std::size_t>(i)].concrete) : std::vector<int64_t>{}; };
-    const auto st = list(l.stride), pd = list(l.pad), dl = list(l.dilation), gr = list(l.groups);
+    if (!((in.size() == 4 && w.size() == 4) || (in.size() == 3 && w.size() == 3))) {
+      fail(*o, fmt::format("input [{}] and weight [{}] are not both 3-D (conv1d) or 4-D (conv2d)", fmt::join(in, ", "),
+                           fmt::join(w, ", ")));
+      continue;
+    }
+    const auto st = ints(concrete(l.stride)), pd = ints(concrete(l.pad)), dl = ints(concrete(l.dilation)),
+               gr = ints(concrete(l.groups));
     const bool is1d = in.size() == 3;
     const std::size_t sp = is1d ? 1 : 2;
     auto pair = [&](const std::vector<int64_t>& v, int64_t dflt) -> std::optional<std::array<int64_t, 2>> {
@@ -168,7 +189,11 @@ const OpCall* read_conv(const TraceKernel& k, ReferenceContext& ctx) {
       return std::nullopt;
     };
     const auto ps = pair(st, 1), pp = pair(pd, 0), pdl = pair(dl, 1);
-    if (!ps || !pp || !pdl) continue;  // e.g. padding="same": try the next op in the stack
+    if (!ps || !pp || !pdl) {  // e.g. padding="same": try the next op in the stack
+      fail(*o, fmt::format("stride '{}', padding '{}', dilation '{}' are not integer lists of rank {}", concrete(l.stride),
+                           concrete(l.pad), concrete(l.dilation), sp));
+      continue;
+    }
     c = ConvShape{};
     c.n = in[0], c.c = in[1], c.k = w[0];
     if (is1d) {
@@ -189,6 +214,72 @@ const OpCall* read_conv(const TraceKernel& k, ReferenceContext& ctx) {
   ctx.conv = c;
   ctx.has_bias = bias;
   return shape_op;
+}
+
+/// "aten::conv1d > aten::convolution > …" for messages.
+std::string stack_text(const TraceKernel& k) {
+  std::string s;
+  for (const OpCall& o : k.op_stack) s += (s.empty() ? "" : " > ") + o.name;
+  return s;
+}
+
+/// A convolution op of any kind (ATen's conv1d/2d/3d, conv_transpose*, _conv_depthwise2d, conv_tbc,
+/// *convolution*), read or not.
+bool is_conv_op(const OpCall& o) {
+  for (const std::string_view part : {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose", "conv_depthwise",
+                                      "conv_tbc"})
+    if (o.name.find(part) != std::string::npos) return true;
+  return false;
+}
+
+/// Op kind, GEMM/conv shape, bias and operands from the op stack (paper Table 4 property 4; dispatch
+/// trees: ncu-and-torch.md §8). Returns the op the shape was read from; nullptr leaves the op kOther
+/// with `op_reason` set.
+const OpCall* read_op(const TraceKernel& kernel, ReferenceContext& ctx) {
+  const OpCall* shape_op = nullptr;
+  if (kernel.op_stack.empty()) {
+    ctx.op_reason = "no cpu_op encloses this launch (the kernel's External id names no op of the trace)";
+    return nullptr;
+  }
+  if (std::any_of(kernel.op_stack.begin(), kernel.op_stack.end(), is_conv_op)) {
+    std::string why;
+    shape_op = read_conv(kernel, ctx, why);
+    if (shape_op) {
+      ctx.op = has_op(kernel, "aten::conv1d") || shape_op->args[0].dims.size() == 3 ? OpKind::kConv1d : OpKind::kConv2d;
+    } else {
+      ctx.op_reason = fmt::format(
+          "convolution not read from op stack {}: {}; vxsynth reads forward conv1d/conv2d from aten::convolution, "
+          "_convolution, cudnn_convolution, conv2d or conv1d with integer stride/padding/dilation",
+          stack_text(kernel), why.empty() ? "none of these ops is in the stack" : why);
+    }
+  } else {
+    shape_op = read_gemm(kernel, ctx);
+    if (shape_op) {
+      if (has_op(kernel, "aten::linear") || shape_op->name == "aten::addmm")
+        ctx.op = OpKind::kLinear;
+      else if (shape_op->name == "aten::bmm" || shape_op->name == "aten::baddbmm")
+        ctx.op = OpKind::kBmm;
+      else
+        ctx.op = OpKind::kMatmul;
+    } else {
+      ctx.op_reason = fmt::format(
+          "op stack {} holds no op vxsynth reads a shape from (linear/addmm, mm, bmm/baddbmm with 2-D/3-D operands, "
+          "conv1d, conv2d)",
+          stack_text(kernel));
+    }
+  }
+  if (shape_op) ctx.operands = tensors_of(*shape_op);
+  return shape_op;
+}
+
+/// One argument of an op in a grouping signature: a tensor by dims, type and strides; any other
+/// argument by its recorded value, except floating-point scalars (coefficients such as a
+/// scheduler's step size change no kernel structure).
+std::string arg_signature(const OpArg& a) {
+  if (!a.dims.empty()) return fmt::format("{}:{}:{}", fmt::join(a.dims, "x"), a.type, fmt::join(a.strides, ","));
+  const bool float_scalar =
+      a.type == "Scalar" && a.concrete.find_first_of(".eEn") != std::string::npos;  // 0.5, 1e-05, inf, nan
+  return float_scalar ? a.type : fmt::format("{}={}", a.type, a.concrete);
 }
 
 std::optional<double> cell(const NcuKernel* k, std::string_view name) {
@@ -231,6 +322,28 @@ bool tile_agrees(const TileHint& tile, const ReferenceContext& ctx) {
   return ctas == ceil_div(a, tile.m) * ceil_div(b, tile.n) || ctas == ceil_div(b, tile.m) * ceil_div(a, tile.n);
 }
 
+std::string op_signature(const TraceKernel& kernel) {
+  ReferenceContext ctx;
+  const OpCall* shape_op = read_op(kernel, ctx);
+  std::string s = kernel.op_stack.empty() ? "-" : kernel.op_stack.front().name;
+  if (shape_op) {
+    s += fmt::format("|{}", to_string(ctx.op));
+    if (const auto& g = ctx.gemm) s += fmt::format("|batch {} m {} n {} k {}", g->batch, g->m, g->n, g->k);
+    if (const auto& c = ctx.conv)
+      s += fmt::format("|n {} c {} h {} w {} k {} r {} s {} stride {} pad {} dilation {} groups {}", c->n, c->c, c->h,
+                       c->w, c->k, c->r, c->s, fmt::join(c->stride, "x"), fmt::join(c->pad, "x"),
+                       fmt::join(c->dilation, "x"), c->groups);
+    s += ctx.has_bias ? "|bias" : "|no bias";
+    for (const TensorDesc& t : ctx.operands)
+      s += fmt::format("|{}:{}:{}", fmt::join(t.dims, "x"), t.type, fmt::join(t.strides, ","));
+  } else if (!kernel.op_stack.empty()) {
+    const OpCall& inner = kernel.op_stack.back();
+    s += "|" + inner.name;
+    for (const OpArg& a : inner.args) s += "|" + arg_signature(a);
+  }
+  return s;
+}
+
 ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, Arch arch) {
   ReferenceContext ctx;
   ctx.kernel_name = ncu ? ncu->name : kernel.name;
@@ -249,32 +362,13 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
     ctx.launch.dynamic_shared_bytes = static_cast<uint32_t>(cell(ncu, "launch__shared_mem_per_block_dynamic").value_or(0));
   }
 
-  // Op kind and shape (paper Table 4 property 4; dispatch trees: ncu-and-torch.md §8).
-  const OpCall* shape_op = nullptr;
-  if (has_op(kernel, "aten::conv1d") || has_op(kernel, "aten::conv2d") || has_op(kernel, "aten::convolution") ||
-      has_op(kernel, "aten::cudnn_convolution")) {
-    shape_op = read_conv(kernel, ctx);
-    if (shape_op)
-      ctx.op = has_op(kernel, "aten::conv1d") || shape_op->args[0].dims.size() == 3 ? OpKind::kConv1d
-                                                                                    : OpKind::kConv2d;
-  } else {
-    shape_op = read_gemm(kernel, ctx);
-    if (shape_op) {
-      if (has_op(kernel, "aten::linear") || shape_op->name == "aten::addmm")
-        ctx.op = OpKind::kLinear;
-      else if (shape_op->name == "aten::bmm" || shape_op->name == "aten::baddbmm")
-        ctx.op = OpKind::kBmm;
-      else
-        ctx.op = OpKind::kMatmul;
-    }
-  }
-  if (shape_op) ctx.operands = tensors_of(*shape_op);
+  const OpCall* shape_op = read_op(kernel, ctx);
 
   // Engine class (property 1): counters first, kernel name second (ncu-and-torch.md §7.6).
   const NameHints hints = classify_kernel_name(ctx.kernel_name);
   if (hints.rule) {
     ctx.name_rule = std::string(hints.rule->id);
-    ctx.helper_kernel = hints.rule->helper && ctx.op != OpKind::kOther;
+    ctx.helper_kernel = hints.rule->role == KernelRole::kHelper && ctx.op != OpKind::kOther;
   }
   const std::optional<double> pipe =
       ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;

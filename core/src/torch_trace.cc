@@ -211,6 +211,19 @@ class EventStream {
   std::string error_;
 };
 
+/// What marks `j` (an event, or the trace's top-level object) as written by Kineto's ROCm
+/// (roctracer) backend: HIP runtime calls (hipLaunchKernel, hipModuleLaunchKernel, …), an AMD
+/// device's gcnArchName, or a roctracer field. "" when nothing does.
+std::string rocm_sign(const json& j) {
+  const std::string name = j.value("name", json()).is_string() ? j["name"].get<std::string>() : "";
+  if (name.rfind("hip", 0) == 0 && j.value("ph", "") == "X") return fmt::format("runtime call '{}'", name);
+  if (j.contains("deviceProperties") && j["deviceProperties"].is_array())
+    for (const json& d : j["deviceProperties"])
+      if (d.is_object() && d.contains("gcnArchName")) return fmt::format("device gcnArchName {}", d["gcnArchName"].dump());
+  if (j.contains("roctracer_version")) return "roctracer_version";
+  return "";
+}
+
 }  // namespace
 
 double TorchTrace::total_kernel_time_us() const {
@@ -250,8 +263,13 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
   tr.path = path;
   std::vector<HostOp> ops;
   std::vector<std::pair<TraceKernel, std::size_t>> kernels;  // kernel, event index
+  std::size_t ops_with_shapes = 0;
+  std::string rocm_marker;    // first sign of a ROCm (HIP) trace
+  std::string kernel_error;   // first unreadable kernel event; thrown once the trace is known to be CUDA
   auto on_event = [&](const json& ev, std::size_t i, EventsLabel arr) {
-    if (!ev.is_object() || ev.value("ph", "") != "X") return;
+    if (!ev.is_object()) return;
+    if (rocm_marker.empty()) rocm_marker = rocm_sign(ev);
+    if (ev.value("ph", "") != "X") return;
     const std::string cat = ev.value("cat", "");
     if (cat == "cpu_op") {
       HostOp op;
@@ -265,18 +283,26 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
         if (a.contains("External id") && a["External id"].is_number_integer())
           op.call.external_id = a["External id"].get<int64_t>();
         op.call.args = op_args(a);
+        if (a.contains("Input Dims")) ++ops_with_shapes;
       }
       ops.push_back(std::move(op));
     } else if (cat == "kernel") {
-      if (!ev.contains("args") || !ev["args"].is_object())
-        throw make_error("{}: {}[{}]: kernel event has no args", path, arr, i);
-      const json& a = ev["args"];
+      if (!kernel_error.empty()) return;
       TraceKernel k;
+      try {
+        if (!ev.contains("args") || !ev["args"].is_object())
+          throw make_error("{}: {}[{}]: kernel event has no args", path, arr, i);
+        const json& a = ev["args"];
+        k.grid = dim3(a, "grid", path, arr, i);
+        k.block = dim3(a, "block", path, arr, i);
+      } catch (const Error& e) {
+        kernel_error = e.what();
+        return;
+      }
+      const json& a = ev["args"];
       k.name = ev.value("name", "");
       k.ts_us = num(ev, "ts", path, arr, i);
       k.dur_us = num(ev, "dur", path, arr, i);
-      k.grid = dim3(a, "grid", path, arr, i);
-      k.block = dim3(a, "block", path, arr, i);
       k.device = a.value("device", json(0)).is_number_integer() ? a["device"].get<int64_t>() : 0;
       k.stream = a.value("stream", json(0)).is_number_integer() ? a["stream"].get<int64_t>() : 0;
       k.correlation = a.value("correlation", json(0)).is_number_integer() ? a["correlation"].get<int64_t>() : 0;
@@ -300,6 +326,13 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
         path);
   if (stream.events() == 0)
     throw make_error("{}: {} is empty", path, stream.bare_array() ? "the events array" : "'traceEvents'");
+  if (rocm_marker.empty() && doc.is_object()) rocm_marker = rocm_sign(doc);
+  if (!rocm_marker.empty())
+    throw make_error(
+        "{}: a ROCm (HIP) trace ({}): ROCm traces are not supported; vxsynth reads CUDA traces of NVIDIA GPUs "
+        "(CUPTI kernel events with grid and block) profiled with Nsight Compute",
+        path, rocm_marker);
+  if (!kernel_error.empty()) throw Error(kernel_error);
   if (!stream.bare_array()) {  // metadata (versions, deviceProperties) exists only in the object form
     tr.cuda_driver_version = as_text(doc.value("cuda_driver_version", json()));
     tr.cuda_runtime_version = as_text(doc.value("cuda_runtime_version", json()));
@@ -309,6 +342,17 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
         "{}: no GPU kernel events (cat \"kernel\") among {} events: profile with "
         "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
         path, stream.events());
+  if (ops.empty())
+    throw make_error(
+        "{}: no host op events (cat \"cpu_op\"): the kernels cannot be tied to the torch ops that launched them; "
+        "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True",
+        path);
+  if (ops_with_shapes == 0)
+    throw make_error(
+        "{}: input shapes are missing (none of its {} cpu_op events has \"Input Dims\"), so no op shape, dtype or "
+        "layout can be read: record the trace with torch.profiler.profile(activities=[ProfilerActivity.CPU, "
+        "ProfilerActivity.CUDA], record_shapes=True)",
+        path, ops.size());
 
   // Parents by time containment per (pid, tid): sort by start, longer first, keep a stack.
   std::vector<std::size_t> order(ops.size());

@@ -14,11 +14,17 @@ import shutil
 import sys
 
 
+USAGE = "usage: python -m vxsynth_torch._script_trace TRACE.json [--nvtx-range R] -- script.py ARGS"
+
+
 def main(argv) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE + "\nRuns the script under torch.profiler (CPU + CUDA, record_shapes) and writes TRACE.json.gz.")
+        return 0
     import torch
     from torch.profiler import ProfilerActivity, profile
     if "--" not in argv:
-        print("usage: _script_trace TRACE.json [--nvtx-range R] -- script.py ARGS", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     i = argv.index("--")
     opts, cmd = argv[:i], argv[i + 1:]

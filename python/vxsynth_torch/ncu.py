@@ -1,6 +1,7 @@
 """Nsight Compute (ncu) command lines, output checks and raw-CSV reading for the profiling driver.
 
-Facts from docs/ncu-and-torch.md: metric list §0.1 (31 metrics, 16 replay passes on H200), CLI flags §4,
+The metric list is the C++ metric table's (`required_metrics`, from `vxsynth metrics --json`). Facts from
+docs/ncu-and-torch.md: CLI flags §4,
 raw CSV layout §5.1 (preamble, header starting with "ID", units row, quoted thousands separators, n/a),
 silent omission of unknown metrics §1 (so every requested metric's column is checked here).
 """
@@ -12,45 +13,36 @@ import re
 import shutil
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-#: ncu-and-torch.md §0.1: the Hopper (sm_90) list; every name was collected on an H200.
-METRICS_SM90: Tuple[str, ...] = (
-    "gpu__time_duration.sum",
-    "l1tex__t_sector_hit_rate.pct",
-    "lts__t_sector_hit_rate.pct",
-    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-    "smsp__sass_inst_executed_op_global_ld.sum",
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-    "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
-    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
-    "smsp__sass_inst_executed_op_global_atom.sum",
-    "smsp__sass_inst_executed_op_global_red.sum",
-    "smsp__inst_executed.sum",
-    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-    "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
-    "sm__ops_path_tensor_src_fp16.sum",
-    "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
-    "sm__ops_path_tensor_src_fp64.sum",
-    "sm__ops_path_tensor_src_fp8.sum",
-    "sm__ops_path_tensor_src_int8.sum",
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "dram__bytes.sum.per_second",
-    "smsp__average_thread_inst_executed_per_inst_executed.ratio",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-)
+from . import rules
 
-#: Tensor-pipe metric and threshold used to call a kernel tensor-core (ncu-and-torch.md §2.5, §7.6:
-#: HFMA2.MMA constant building gives up to ~2.4% on non-tensor kernels, so 5% separates them).
-TENSOR_PIPE_METRIC = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed"
-TENSOR_PIPE_THRESHOLD_PCT = 5.0
+def required_metrics(arch: str = "sm_90") -> List[str]:
+    """Every ncu metric a capture on `arch` must request: the C++ metric table's list
+    (`vxsynth metrics --json`, read through `rules`; the same list `vxsynth metrics --ncu-list` prints)."""
+    return rules.ncu_metrics(arch)
+
+
+def tensor_pipe_rule(arch: str = "sm_90") -> Tuple[str, float]:
+    """(tensor-pipe metric, threshold %) above which a kernel is tensor-core: the C++ signature's
+    tensor_mfu counter and threshold (core/include/vxsynth/core/reference.h, docs/signature.md)."""
+    t = rules.metrics(arch)["tensor_pipe"]
+    return t["metrics"][0], float(t["threshold_pct"])
+
+
+def tensor_path_metrics(arch: str = "sm_90") -> List[str]:
+    """The tensor FLOP counters (sm__ops_path_tensor_src_*) of the C++ arithmetic-intensity row."""
+    row = next(m for m in rules.metrics(arch)["metrics"] if m["key"] == "arith_intensity")
+    return [t for t in row["ncu_numerator"] if t.startswith("sm__ops_path_tensor_src_")]
+
+
+def __getattr__(name: str):
+    """METRICS_SM90, TENSOR_PIPE_METRIC and TENSOR_PIPE_THRESHOLD_PCT, read from the C++ side on first use."""
+    if name == "METRICS_SM90":
+        return tuple(required_metrics("sm_90"))
+    if name == "TENSOR_PIPE_METRIC":
+        return tensor_pipe_rule("sm_90")[0]
+    if name == "TENSOR_PIPE_THRESHOLD_PCT":
+        return tensor_pipe_rule("sm_90")[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class NcuError(RuntimeError):
@@ -104,7 +96,7 @@ def kernel_regex(base_names: Iterable[str]) -> str:
 
 
 def profile_command(ncu: str, target: Sequence[str], report: str, kernel_filter: str,
-                    metrics: Sequence[str] = METRICS_SM90, launch_skip: int = 1, launch_count: int = 1,
+                    metrics: Optional[Sequence[str]] = None, launch_skip: int = 1, launch_count: int = 1,
                     per_launch_config: bool = True, from_start: bool = False,
                     nvtx_include: Optional[str] = None, kill_after: bool = False) -> List[str]:
     """ncu command profiling `target` (argv). Clock control none (METHOD.md: leave clocks alone) and the
@@ -114,7 +106,7 @@ def profile_command(ncu: str, target: Sequence[str], report: str, kernel_filter:
            "--profile-from-start", "on" if from_start else "off",
            "--kernel-name-base", "function", "-k", kernel_filter,
            "--launch-skip", str(launch_skip), "--launch-count", str(launch_count),
-           "--metrics", ",".join(metrics), "--import-sass", "no", "-f", "-o", report]
+           "--metrics", ",".join(required_metrics() if metrics is None else metrics), "--import-sass", "no", "-f", "-o", report]
     if per_launch_config:
         cmd[1:1] = ["--filter-mode", "per-launch-config"]
     if nvtx_include:
@@ -145,13 +137,13 @@ def parse_raw_csv(text: str, where: str = "<ncu csv>") -> Tuple[List[str], List[
     return header, units, rows
 
 
-def missing_metrics(header: Sequence[str], metrics: Sequence[str] = METRICS_SM90) -> List[str]:
-    """Requested metrics that have no column in `header`."""
+def missing_metrics(header: Sequence[str], metrics: Optional[Sequence[str]] = None) -> List[str]:
+    """Requested metrics (default: required_metrics()) that have no column in `header`."""
     have = set(header)
-    return [m for m in metrics if m not in have]
+    return [m for m in (required_metrics() if metrics is None else metrics) if m not in have]
 
 
-def require_metrics(header: Sequence[str], metrics: Sequence[str] = METRICS_SM90, where: str = "<ncu csv>") -> None:
+def require_metrics(header: Sequence[str], metrics: Optional[Sequence[str]] = None, where: str = "<ncu csv>") -> None:
     """Raise NcuMissingMetricError naming every requested metric without a column."""
     miss = missing_metrics(header, metrics)
     if miss:

@@ -4,15 +4,18 @@
 Steps (paper §3.1-3.2, §4.1; facts in docs/ncu-and-torch.md):
  1. build the workload on the GPU (random weights, batch 1), run `--warmup` inferences;
  2. torch.profiler trace (CPU+CUDA, record_shapes) of one steady-state inference -> trace.json.gz;
- 3. rank kernels (name, grid, block) by GPU time -> hot_kernels.json (top `--top`, cumulative share);
+ 3. rank kernels by GPU time with the C++ rule (name, grid, block, op signature; `vxsynth hot --json`)
+    -> hot_kernels.json (top `--top`, cumulative share);
  4. one ncu run (metric list §0.1, --clock-control none, --kernel-name-base function, a regex over the hot
     kernels' names, --filter-mode per-launch-config --launch-skip 1 --launch-count 1, profiling only
     inside a cudaProfilerStart/Stop window around `--region-iters` steady-state inferences) ->
     ncu_raw.csv; hot kernels that the run missed (ncu keys per-launch-config by grid/block/shared
     memory, not by name) get one more run each with a name-exact filter -> ncu_raw_extra<N>.csv;
- 5. provenance.json; then, if the C++ `vxsynth` binary is found (env VXSYNTH_BIN or PATH),
+ 5. provenance.json; then, with the C++ `vxsynth` binary (rules.find_vxsynth),
     `vxsynth profile import --trace ... --ncu ... --provenance ... -o bundle.json`.
-Exit status: 0 ok, 2 bad arguments, 3 ncu failure (permission, missing metric, timeout), 4 trace failure.
+Ranking, kernel base names and the ncu metric list come from the C++ `vxsynth` executable (`rules`).
+Exit status: 0 ok, 2 bad arguments, 3 ncu failure (permission, missing metric, timeout), 4 trace failure,
+5 no usable `vxsynth` executable (rules.RulesError says where it looked).
 """
 from __future__ import annotations
 
@@ -28,9 +31,9 @@ import time
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import ncu as ncu_mod
-from . import provenance, trace as trace_mod
+from . import provenance, rules, trace as trace_mod
 
-EXIT_OK, EXIT_ARGS, EXIT_NCU, EXIT_TRACE = 0, 2, 3, 4
+EXIT_OK, EXIT_ARGS, EXIT_NCU, EXIT_TRACE, EXIT_RULES = 0, 2, 3, 4, 5
 CONFIGS = ("full", "tiny")
 
 
@@ -222,28 +225,25 @@ def _supports_filter_mode(ncu: str) -> bool:
     return "per-launch-config" in (r.stdout + r.stderr)
 
 
-def _row_key(row: Dict[str, str]):
-    return (trace_mod.function_base_name(row.get("Kernel Name", "")), ncu_mod.launch_tuple(row.get("Grid Size", "")),
-            ncu_mod.launch_tuple(row.get("Block Size", "")))
-
-
 def classify(row: Dict[str, str]) -> Dict[str, Any]:
-    """Engine class and precision path from counters (ncu-and-torch.md §7.6: counters first).
-    Tensor core if any sm__ops_path_tensor_src_* count is non-zero (HFMA2.MMA constant building does not
-    add tensor-path FLOPs) or the tensor-pipe activity exceeds 5 %; a pipe-% threshold alone misses
-    small tensor-core kernels that occupy few SMs (seen on H200: a 16-CTA wmma bmm at 1.4 %)."""
+    """Engine class and precision path from counters (ncu-and-torch.md §7.6: counters first), with the C++
+    signature's rule (docs/signature.md, "Engine class"; counter names and threshold from `vxsynth metrics
+    --json`): tensor core if any sm__ops_path_tensor_src_* count is non-zero (HFMA2.MMA constant building
+    does not add tensor-path FLOPs) or the tensor-pipe activity exceeds the threshold (5 %); a pipe-%
+    threshold alone misses small tensor-core kernels that occupy few SMs (seen on H200: a 16-CTA wmma bmm
+    at 1.4 %)."""
     n = lambda m: ncu_mod.number(row.get(m, "")) or 0.0
-    paths = [(p, n(f"sm__ops_path_tensor_src_{p}.sum")) for p in
-             ("bf16_dst_fp32", "fp16", "tf32_dst_fp32", "fp64", "fp8", "int8")]
+    pipe_metric, threshold = ncu_mod.tensor_pipe_rule()
+    paths = [(p[len("sm__ops_path_tensor_src_"):-len(".sum")], n(p)) for p in ncu_mod.tensor_path_metrics()]
     tpath = max(paths, key=lambda x: x[1])
-    tensor = tpath[1] > 0 or n(ncu_mod.TENSOR_PIPE_METRIC) > ncu_mod.TENSOR_PIPE_THRESHOLD_PCT
+    tensor = tpath[1] > 0 or n(pipe_metric) > threshold
     f32 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("fadd", "fmul", "ffma"))
     f16 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("hadd", "hmul", "hfma"))
     f64 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("dadd", "dmul", "dfma"))
     if tensor and tpath[1] > 0:
-        prec = {"bf16_dst_fp32": "bf16 x bf16 -> fp32 (tensor)", "fp16": "fp16 (tensor)",
-                "tf32_dst_fp32": "tf32 -> fp32 (tensor)", "fp64": "fp64 (tensor)", "fp8": "fp8 (tensor)",
-                "int8": "int8 (tensor)"}[tpath[0]]
+        labels = {"bf16_dst_fp32": "bf16 x bf16 -> fp32", "fp16": "fp16", "tf32_dst_fp32": "tf32 -> fp32",
+                  "fp64": "fp64", "fp8": "fp8", "int8": "int8"}
+        prec = f"{labels.get(tpath[0], tpath[0])} (tensor)"
     elif tensor:
         prec = "tensor (no FLOP-path counter)"
     elif f32 > 0 or f16 > 0 or f64 > 0:
@@ -251,7 +251,7 @@ def classify(row: Dict[str, str]) -> Dict[str, Any]:
     else:
         prec = "no floating-point ops (data movement / integer)"
     return {"engine_class": "tensor core" if tensor else "SIMT", "precision_path": prec,
-            "tensor_pipe_pct": n(ncu_mod.TENSOR_PIPE_METRIC)}
+            "tensor_pipe_pct": n(pipe_metric)}
 
 
 def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[str],
@@ -276,6 +276,7 @@ def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[
     matched: Dict[int, Dict[str, Any]] = {}
 
     def match(rows, csvname):
+        rules.kernel_names([r.get("Kernel Name", "") for r in rows] + [h["name"] for h in hot])  # one C++ call
         for i, h in enumerate(hot):
             if i in matched:
                 continue
@@ -350,13 +351,6 @@ def _write_json(path: str, obj: Any) -> None:
     os.replace(path + ".tmp", path)
 
 
-def _find_vxsynth() -> Optional[str]:
-    b = os.environ.get("VXSYNTH_BIN")
-    if b and os.access(b, os.X_OK):
-        return b
-    return shutil.which("vxsynth")
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -373,6 +367,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except trace_mod.TraceError as e:
         print(f"vxsynth_torch.profile: error: {e}", file=sys.stderr)
         return EXIT_TRACE
+    except rules.RulesError as e:
+        print(f"vxsynth_torch.profile: error: {e}", file=sys.stderr)
+        return EXIT_RULES
 
 
 def drive(a, argv: Sequence[str]) -> int:
@@ -430,16 +427,16 @@ def drive(a, argv: Sequence[str]) -> int:
             print(f"[profile] {name} #{h['rank']} ncu: {n.get('csv')} id {n.get('id')} "
                   f"{n.get('engine_class')} / {n.get('precision_path')}")
     _write_json(os.path.join(out, "hot_kernels.json"), summary)
-    vx = _find_vxsynth()
+    vx = rules.find_vxsynth()
     if vx and ncu is not None:
         cmd = [vx, "profile", "import", "--trace", os.path.join(out, "trace.json.gz"),
                "--ncu", os.path.join(out, "ncu_raw.csv"), "--provenance", os.path.join(out, "provenance.json"),
                "-o", os.path.join(out, "bundle.json")]
-        r = subprocess.run(cmd)
+        r = subprocess.run(cmd, env=rules.env_for(vx))
         if r.returncode != 0:
             print(f"[profile] warning: {' '.join(cmd)} exited {r.returncode}", file=sys.stderr)
     else:
-        print("[profile] vxsynth binary not found (VXSYNTH_BIN/PATH) or no ncu data: bundle not built; "
+        print("[profile] vxsynth binary not found (rules.candidates) or no ncu data: bundle not built; "
               "build it later with `vxsynth profile import` from the raw files")
     return EXIT_OK
 

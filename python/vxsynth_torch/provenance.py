@@ -8,8 +8,6 @@ import subprocess
 import sys
 from typing import Any, Dict, Optional, Sequence
 
-import torch
-
 
 def _run(cmd: Sequence[str]) -> Optional[str]:
     try:
@@ -22,6 +20,7 @@ def _run(cmd: Sequence[str]) -> Optional[str]:
 def collect(command: Sequence[str], ncu: Optional[str] = None, extra: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """Dict with gpu, compute capability, driver, CUDA runtime, nvcc, ncu, torch, cuDNN versions, TF32
     flags, command line, UTC date, clock/cache control. Missing tools give null, never an exception."""
+    import torch
     p: Dict[str, Any] = {
         "schema": "vxsynth.provenance/1",
         "date_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

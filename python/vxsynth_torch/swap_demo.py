@@ -15,12 +15,7 @@ import os
 import sys
 import time
 
-import torch
-import torch.nn.functional as F
-
 from . import provenance
-from .swap import OpSwap, SwapTarget, load_cuda_proxy
-from .workloads import act
 
 #: Tiled fp32 SIMT GEMM with bias, y[M,N] = x[M,K] . w[N,K]^T + b[N]; 16x16 tiles in shared memory,
 #: one output per thread (block 16x16 = 256 threads; grid ceil(N/16) x ceil(M/16)).
@@ -77,6 +72,7 @@ class CudaLinearProxy:
         self.calls = 0
 
     def forward(self, input, weight, bias=None):
+        import torch
         self.calls += 1
         k = input.shape[-1]
         b = bias if bias is not None else torch.empty(0, device=input.device, dtype=input.dtype)
@@ -93,6 +89,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--config", default="full", choices=("full", "tiny"))
     a = ap.parse_args(argv)
+    import torch  # after argument parsing: --help needs no torch
+    import torch.nn.functional as F
+    from .swap import OpSwap, SwapTarget, load_cuda_proxy
+    from .workloads import act
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
     if not torch.cuda.is_available():

@@ -1,19 +1,24 @@
-"""Hot-kernel ranking from a PyTorch profiler Chrome trace (docs: ncu-and-torch.md §6; paper §4.1).
+"""Hot-kernel ranking from a PyTorch profiler Chrome trace (paper §4.1; docs/signature.md "Hot kernels").
 
-A kernel event (cat "kernel") is tied to the innermost `cpu_op` whose "External id" equals the kernel's
-"External id"; the top-level op is the outermost `cpu_op` containing it in time on the same (pid, tid).
-Kernels are grouped by (name, grid, block): one group is one hot kernel, one reference benchmark.
-GPU-time share = group's summed kernel `dur` / summed `dur` of all kernel events (memsets and copies are
-not kernels and are left out of both).
+The ranking and the kernel base names are the C++ side's (`vxsynth hot --json`, `vxsynth kernel-name
+--json`, read through `rules`): a kernel event is tied to its cpu_ops by "External id" and time
+containment, and kernels are grouped by name, grid, block and op signature (the whole op: shape,
+stride, padding, dilation, groups, dtype, layout, bias); one group is one hot kernel, one reference
+benchmark. GPU-time share = the group's summed kernel time / that of all kernel events (memsets and
+copies are not kernels); communication kernels (NCCL) are counted in the total but not ranked.
+This module adds what only the profiling driver needs: the NVTX-range filter and the match of ncu
+rows to torch kernel names.
 """
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field, asdict
+import tempfile
 from typing import Any, Dict, List, Optional, Tuple
+
+from . import rules
 
 
 class TraceError(ValueError):
@@ -40,33 +45,10 @@ _QUALIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*::")
 
 
 def function_base_name(name: str) -> str:
-    """ncu's `--kernel-name-base function` form of a demangled kernel name: no return type, no
-    namespaces, no template arguments, no parameter list (ncu-and-torch.md §5.3).
-    'void cudnn::engines_precompiled::nchwToNhwcKernel<float,...>(...)' -> 'nchwToNhwcKernel';
-    'nvjet_sm90_tst_...' -> unchanged; 'void Kernel2<cutlass_...>(Params)' -> 'Kernel2'."""
-    s = _ANON.sub("anon", name.strip())
-    if s.startswith("void "):
-        s = s[5:]
-    depth, cut = 0, len(s)
-    for i, ch in enumerate(s):  # parameter list starts at the first '(' outside template brackets
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth = max(0, depth - 1)
-        elif ch == "(" and depth == 0:
-            cut = i
-            break
-    s = s[:cut]
-    depth, out = 0, []
-    for ch in s:  # drop template arguments
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(ch)
-    s = "".join(out).strip()
-    return s.split("::")[-1].strip()
+    """ncu's `--kernel-name-base function` form of a kernel name, from the C++ kernel-name rules
+    (`vxsynth kernel-name`): 'void cudnn::engines_precompiled::nchwToNhwcKernel<float,...>(...)' ->
+    'nchwToNhwcKernel'; 'void ns::Tile<128>::run(float*)' -> 'run'; 'nvjet_sm90_tst_...' -> unchanged."""
+    return rules.base_names([name])[0]
 
 
 #: Identifier tokens ignored when comparing a torch (CUPTI) kernel name with ncu's: namespaces and
@@ -111,9 +93,10 @@ def launch_index(data: Dict[str, Any], name: str, grid: List[int], block: List[i
     """(index, count): position of the first launch of kernel (name, grid, block) among the trace's
     launches with the same function base name (launch order = correlation id), and how many such
     launches the trace holds. Used as ncu --launch-skip with a `^base$` filter."""
-    base = function_base_name(name)
-    ks = [e for e in data["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "kernel"
-          and function_base_name(e.get("name", "")) == base]
+    every = [e for e in data["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "kernel"]
+    bases = rules.base_names([e.get("name", "") for e in every] + [name])
+    base = bases[-1]
+    ks = [e for e, b in zip(every, bases) if b == base]
     ks.sort(key=lambda e: (e.get("args") or {}).get("correlation", 0))
     idx = -1
     for i, e in enumerate(ks):
@@ -122,58 +105,6 @@ def launch_index(data: Dict[str, Any], name: str, grid: List[int], block: List[i
             idx = i
             break
     return idx, len(ks)
-
-
-@dataclass
-class HotKernel:
-    """One ranked kernel group. Times in microseconds; shares in [0, 1]."""
-    rank: int
-    name: str
-    base_name: str
-    grid: List[int]
-    block: List[int]
-    launches: int
-    total_us: float
-    mean_us: float
-    share: float
-    cumulative_share: float
-    op: str                       # innermost cpu_op (aten::addmm, aten::cudnn_convolution, ...)
-    top_op: str                   # outermost cpu_op (aten::linear, aten::conv2d, ...)
-    input_dims: List[Any] = field(default_factory=list)
-    input_types: List[Any] = field(default_factory=list)
-    top_input_dims: List[Any] = field(default_factory=list)
-    registers_per_thread: Optional[int] = None
-    shared_memory: Optional[int] = None
-    #: every (innermost op, input dims) behind the group with its launch count, most common first: one
-    #: kernel (name, grid, block) can serve several shapes (seen on H200: ACT's sgemm_largek_lds64 ran
-    #: both (100,512)x(512,512) and (100,3200)x(3200,512) with one grid)
-    op_shapes: List[Dict[str, Any]] = field(default_factory=list)
-
-
-def _cpu_op_index(events: List[dict]):
-    """External id -> innermost cpu_op, and cpu_op id -> outermost enclosing cpu_op (same pid/tid)."""
-    ops = [e for e in events if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
-    by_ext: Dict[int, dict] = {}
-    top_of: Dict[int, dict] = {}
-    per_thread: Dict[Tuple[Any, Any], List[dict]] = defaultdict(list)
-    for e in ops:
-        per_thread[(e.get("pid"), e.get("tid"))].append(e)
-    for lst in per_thread.values():
-        lst.sort(key=lambda e: (float(e["ts"]), -float(e.get("dur", 0))))
-        stack: List[dict] = []
-        for e in lst:
-            ts = float(e["ts"])
-            while stack and float(stack[-1]["ts"]) + float(stack[-1].get("dur", 0)) < ts:
-                stack.pop()
-            top_of[id(e)] = stack[0] if stack else e
-            stack.append(e)
-            ext = (e.get("args") or {}).get("External id")
-            if ext is not None:
-                prev = by_ext.get(ext)
-                # innermost = latest-starting op with that id
-                if prev is None or float(prev["ts"]) <= ts:
-                    by_ext[ext] = e
-    return by_ext, top_of
 
 
 def _annotation_windows(events: List[dict], range_name: str) -> List[Tuple[float, float]]:
@@ -206,52 +137,54 @@ def kernel_events(data: Dict[str, Any], path: str = "<trace>", range_name: Optio
     return kernels
 
 
+def _ranked_file(data: Dict[str, Any], path: str, kernels: List[dict]) -> Tuple[str, Optional[str]]:
+    """A trace file holding `data` with only `kernels` as kernel events: `path` itself when that is the
+    file and nothing was filtered, else a temporary copy (returned second, for removal)."""
+    every = [e for e in data["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "kernel"]
+    if os.path.isfile(path) and len(every) == len(kernels):
+        return path, None
+    keep = {id(k) for k in kernels}
+    events = [e for e in data["traceEvents"] if not (e.get("ph") == "X" and e.get("cat") == "kernel") or id(e) in keep]
+    fd, tmp = tempfile.mkstemp(suffix=".json", prefix="vxsynth-trace-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump({**{k: v for k, v in data.items() if k != "traceEvents"}, "traceEvents": events}, f)
+    return tmp, tmp
+
+
+def _hot_kernel(h: Dict[str, Any]) -> Dict[str, Any]:
+    """One ranked group of `vxsynth hot --json` in the driver's hot_kernels.json form."""
+    stack = h["op_stack"]
+    inner, top = (stack[-1], stack[0]) if stack else ({}, {})
+    out = {k: h[k] for k in ("rank", "id", "name", "base_name", "grid", "block", "launches", "share",
+                             "cumulative_share", "key", "registers_per_thread", "base_launch_index",
+                             "base_launches", "context")}
+    out.update(total_us=round(h["total_us"], 3), mean_us=round(h["mean_us"], 3), share=round(h["share"], 6),
+               cumulative_share=round(h["cumulative_share"], 6), shared_memory=h["shared_memory"],
+               op=inner.get("name", ""), top_op=top.get("name", ""), input_dims=inner.get("input_dims", []),
+               input_types=inner.get("input_types", []), top_input_dims=top.get("input_dims", []),
+               op_stack=[o["name"] for o in stack])
+    out["op_shapes"] = [{"op": out["op"], "top_op": out["top_op"], "input_dims": out["input_dims"],
+                         "launches": h["launches"]}] if stack else []
+    return out
+
+
 def rank_hot_kernels(data: Dict[str, Any], top_k: int = 5, path: str = "<trace>",
                      range_name: Optional[str] = None) -> Dict[str, Any]:
-    """Rank kernel groups by total GPU time. Returns {'total_kernel_us', 'kernel_launches',
-    'distinct_kernels', 'hot': [HotKernel as dict, ...top_k], 'coverage': cumulative share of top_k}."""
+    """Rank kernel groups by total GPU time with the C++ rule (`vxsynth hot --json`), optionally only the
+    kernels launched inside `range_name`. Returns {'total_kernel_us', 'kernel_launches', 'distinct_kernels',
+    'communication', 'coverage', 'hot': [top_k groups]}. Raises TraceError when the trace has no kernels
+    (or none in the range) and rules.RulesError when the C++ side cannot be asked or refuses the trace."""
     if top_k < 1:
         raise ValueError("top_k must be >= 1")
     kernels = kernel_events(data, path, range_name)
-    by_ext, top_of = _cpu_op_index(data["traceEvents"])
-    groups: Dict[Tuple[str, Tuple[int, ...], Tuple[int, ...]], List[dict]] = defaultdict(list)
-    for k in kernels:
-        a = k.get("args") or {}
-        groups[(k["name"], tuple(a.get("grid", [])), tuple(a.get("block", [])))].append(k)
-    total = sum(float(k.get("dur", 0)) for k in kernels)
-    if total <= 0:
+    file, tmp = _ranked_file(data, path, kernels)
+    try:
+        r = rules.hot(file, top_k)
+    finally:
+        if tmp:
+            os.remove(tmp)
+    if r["total_kernel_us"] <= 0:
         raise TraceError(f"{path}: kernel events have zero total duration")
-    ranked = sorted(groups.items(), key=lambda kv: -sum(float(k.get("dur", 0)) for k in kv[1]))
-    hot: List[HotKernel] = []
-    cum = 0.0
-    for i, ((name, grid, block), ks) in enumerate(ranked[:top_k]):
-        t = sum(float(k.get("dur", 0)) for k in ks)
-        cum += t / total
-        ops = Counter()
-        rep: Dict[str, Tuple[dict, dict]] = {}
-        for k in ks:
-            op = by_ext.get((k.get("args") or {}).get("External id"))
-            if op is None:
-                continue
-            top = top_of.get(id(op), op)
-            a = op.get("args") or {}
-            key = json.dumps([op["name"], top["name"], a.get("Input Dims")])
-            ops[key] += 1
-            rep.setdefault(key, (op, top))
-        a0 = ks[0].get("args") or {}
-        hk = HotKernel(rank=i + 1, name=name, base_name=function_base_name(name), grid=list(grid),
-                       block=list(block), launches=len(ks), total_us=round(t, 3), mean_us=round(t / len(ks), 3),
-                       share=round(t / total, 6), cumulative_share=round(cum, 6), op="", top_op="",
-                       registers_per_thread=a0.get("registers per thread"), shared_memory=a0.get("shared memory"))
-        if ops:
-            op, top = rep[ops.most_common(1)[0][0]]
-            hk.op, hk.top_op = op["name"], top["name"]
-            hk.input_dims = (op.get("args") or {}).get("Input Dims", [])
-            hk.input_types = (op.get("args") or {}).get("Input type", [])
-            hk.top_input_dims = (top.get("args") or {}).get("Input Dims", [])
-            for key, cnt in ops.most_common():
-                o, t, dims = json.loads(key)
-                hk.op_shapes.append({"op": o, "top_op": t, "input_dims": dims, "launches": cnt})
-        hot.append(hk)
-    return {"total_kernel_us": round(total, 3), "kernel_launches": len(kernels), "distinct_kernels": len(groups),
-            "coverage": round(cum, 6), "hot": [asdict(h) for h in hot]}
+    return {"total_kernel_us": round(r["total_kernel_us"], 3), "kernel_launches": r["kernel_launches"],
+            "distinct_kernels": r["distinct_kernels"], "communication": r["communication"],
+            "coverage": round(r["coverage"], 6), "hot": [_hot_kernel(h) for h in r["hot"]]}

@@ -82,6 +82,8 @@ struct ReferenceContext {
   /// The kernel is a helper of its op (layout transpose, split-K reduce, workspace init, elementwise
   /// bias/activation), not the op's GEMM/conv kernel: from the kernel-name rule table.
   bool helper_kernel = false;
+  /// Why `op` is kOther (which ops the stack holds and what could not be read); "" when the op was read.
+  std::string op_reason;
 };
 
 /// Stable lower-case names used in JSON and reports ("linear", "tensor_core", "bf16", …).

@@ -12,9 +12,11 @@
 
 namespace vxsynth::core {
 
-/// One hot kernel: all launches of the same kernel at the same launch geometry from the same
-/// framework op at the same operand shapes (one benchmark is built per such group, paper §3.2).
+/// One hot kernel: all launches of the same kernel name at the same launch geometry with the same
+/// op signature (`op_signature`: the whole op — shape, stride, padding, dilation, groups, dtype,
+/// layout, bias); one benchmark is built per such group (paper §3.2).
 struct HotKernel {
+  std::string key;                     ///< the grouping key (hot_group_key) shared by its launches
   std::size_t rank = 0;                ///< 1-based, by total GPU time
   std::vector<std::size_t> launches;   ///< indices into TorchTrace::kernels, launch order
   double total_us = 0;                 ///< Σ kernel durations of the group, µs
@@ -22,10 +24,24 @@ struct HotKernel {
   double cumulative_share = 0;         ///< Σ share of ranks 1..rank
 };
 
-/// Groups the trace's kernels and ranks them by total GPU time (ties: earlier first launch first).
-/// `top_k` = 0 keeps all groups. Shares are of the trace's total kernel time (memsets and copies
-/// are not kernels and are left out).
+/// The grouping key of a launch: kernel name, grid, block and op_signature (reference.h). THE rule;
+/// the Python package reads its result (`vxsynth hot --json`).
+[[nodiscard]] std::string hot_group_key(const TraceKernel& k);
+
+/// Groups the trace's kernels by hot_group_key and ranks them by total GPU time (ties: earlier first
+/// launch first). `top_k` = 0 keeps all groups. Shares are of the trace's total kernel time (memsets
+/// and copies are not kernels and are left out). Communication kernels (kernel-name role
+/// `communication`, e.g. NCCL) are no operator: they are not ranked, but their time stays in the
+/// total (see communication_time).
 [[nodiscard]] std::vector<HotKernel> rank_hot_kernels(const TorchTrace& trace, std::size_t top_k = 0);
+
+/// Launches and GPU time of the trace's communication kernels (left out of the ranking).
+struct CommunicationTime {
+  std::size_t launches = 0;
+  double total_us = 0;  ///< µs
+  double share = 0;     ///< of the trace's total kernel time, 0–1
+};
+[[nodiscard]] CommunicationTime communication_time(const TorchTrace& trace);
 
 /// Result of joining ncu rows to trace kernels.
 struct NcuJoin {

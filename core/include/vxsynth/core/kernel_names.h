@@ -23,6 +23,17 @@ enum class TileSyntax : uint8_t {
   kSgemm,      ///< "ampere_sgemm_128x64_": TM×TN (§7.4)
 };
 
+/// What a kernel does for its framework op.
+enum class KernelRole : uint8_t {
+  kMain,           ///< the op's GEMM/conv (or its only kernel)
+  kHelper,         ///< launched around the main kernel: layout transpose, split-K reduce, workspace init,
+                   ///< elementwise epilogue
+  kCommunication,  ///< collective communication (NCCL): not an operator, left out of the operator ranking
+};
+
+/// Stable lower-case name ("main", "helper", "communication").
+[[nodiscard]] std::string_view to_string(KernelRole r);
+
 /// One kernel-name family.
 struct KernelNameRule {
   std::string_view id;       ///< stable id, e.g. "nvjet"
@@ -31,9 +42,7 @@ struct KernelNameRule {
   std::string_view library;  ///< "cuBLASLt", "cuDNN", "CUTLASS", "ATen", …
   TileSyntax tile;
   std::string_view source;   ///< where the fact comes from (doc section, evidence tag)
-  /// A helper the op launches around its main kernel (layout transpose, split-K reduce, workspace
-  /// init, elementwise epilogue), not the GEMM/conv itself.
-  bool helper = false;
+  KernelRole role = KernelRole::kMain;
 };
 
 /// The rules, first match wins (more specific rows first).
@@ -46,10 +55,12 @@ struct NameHints {
 };
 [[nodiscard]] NameHints classify_kernel_name(std::string_view name);
 
-/// The kernel's function base name: return type, namespaces, template arguments and parameters
-/// removed ("void cudnn::engines_precompiled::nchwToNhwcKernel<float, …>(…)" → "nchwToNhwcKernel";
-/// "nvjet_sm90_tst_…" unchanged). ncu and torch spell templated names differently (§5.3), but agree
-/// on this.
+/// The kernel's function base name, as ncu's `--kernel-name-base function` prints it: template
+/// arguments (at any depth) and the parameter list removed, then the return type and every
+/// qualifier ("void cudnn::engines_precompiled::nchwToNhwcKernel<float, …>(…)" → "nchwToNhwcKernel";
+/// "void ns::Tile<128>::run(float*)" → "run"; "std::enable_if<…>::type internal::gemvx::kernel<…>(…)"
+/// → "kernel"; "nvjet_sm90_tst_…" unchanged). ncu and torch spell templated names differently
+/// (ncu-and-torch.md §5.3) but agree on this; both anonymous-namespace spellings read as "anon".
 [[nodiscard]] std::string kernel_base_name(std::string_view name);
 
 }  // namespace vxsynth::core

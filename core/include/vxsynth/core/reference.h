@@ -25,6 +25,14 @@ inline constexpr double kTensorPipeThresholdPct = 5.0;
 /// Never throws on unusual ops: an op we cannot read a shape from gives OpKind::kOther and no shape.
 [[nodiscard]] ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, Arch arch);
 
+/// The kernel's op signature, the part of the hot-kernel grouping key that says which computation
+/// the launch serves (paper §3.2: one benchmark per op at its profiled shape). For an op whose shape
+/// is read (linear, matmul, bmm, conv1d, conv2d): the top-level op, op kind, GEMM shape or the whole
+/// conv shape (N, C, H, W, K, R, S, stride, padding, dilation, groups), bias, and every operand's
+/// dims, type and strides (layout). Otherwise: the top-level op, the innermost op, and its arguments
+/// (tensors by dims, type and strides; other arguments by value, floating-point scalars left out).
+[[nodiscard]] std::string op_signature(const TraceKernel& kernel);
+
 /// Element type for torch's "Input type" spelling ("float" → fp32, "c10::BFloat16" → bf16, …).
 [[nodiscard]] std::optional<DType> dtype_from_torch(std::string_view torch_type);
 

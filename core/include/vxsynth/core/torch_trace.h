@@ -65,8 +65,10 @@ struct TorchTrace {
 /// writes with CUDA activities; GPU name and driver versions come from its metadata) and the JSON
 /// Array Format (a top-level array of events, whose closing ']' may be missing). Throws
 /// vxsynth::Error naming `path` (and the event index and field) for invalid JSON, a trace with
-/// neither form, an empty events array, a trace without GPU kernel events, or a kernel event with
-/// missing/ill-typed launch fields.
+/// neither form, an empty events array, a ROCm (HIP) trace (not supported: HIP runtime events,
+/// gcnArchName), a trace without GPU kernel events, a kernel event with missing/ill-typed launch
+/// fields, a trace without cpu_op events, and one recorded without record_shapes (no cpu_op has
+/// "Input Dims": op, shape and dtype could not be read).
 [[nodiscard]] TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path);
 
 /// Reads `.json` or gzip `.json.gz` (detected from the gzip magic bytes, not the name).
