@@ -1,6 +1,7 @@
 // vxsynth metrics [--arch A] [--ncu-list] [--json]: the metric table, or the ncu --metrics list for an
 // architecture; --json is what the Python package reads (its ncu metric list and tensor-pipe rule).
 #include <iostream>
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -30,6 +31,12 @@ std::vector<std::string> term_names(std::span<const core::NcuTerm> terms) {
   return v;
 }
 
+std::vector<std::string> fallbacks(std::span<const core::NcuTerm> terms) {
+  std::vector<std::string> v;
+  for (const core::NcuTerm& t : terms) v.emplace_back(t.fallback);
+  return v;
+}
+
 /// The table for one architecture as JSON: every metric's ncu counters, and the `--metrics` list.
 nlohmann::json table_json(core::Arch arch) {
   nlohmann::json rows = nlohmann::json::array();
@@ -39,12 +46,33 @@ nlohmann::json table_json(core::Arch arch) {
                     {"available", f.available()}, {"ncu_numerator", term_names(f.numerator)},
                     {"ncu_denominator", term_names(f.denominator)}, {"ncu", m.ncu_text}, {"vortex", m.vortex_text}});
   }
+  // A column is present when its name or its fallback is (the importer's rule, metrics.h NcuTerm).
+  nlohmann::json columns = nlohmann::json::array();
+  std::vector<std::string> capture = core::required_ncu_metrics(arch);
+  auto add = [&](std::string_view n) {
+    if (!n.empty() && std::find(capture.begin(), capture.end(), n) == capture.end()) capture.emplace_back(n);
+  };
+  for (const std::string& name : core::required_ncu_metrics(arch)) {
+    std::string fallback;
+    for (const core::MetricDef& m : core::metric_table())
+      for (const auto* terms : {&m.ncu[static_cast<std::size_t>(arch)].numerator, &m.ncu[static_cast<std::size_t>(arch)].denominator})
+        for (const core::NcuTerm& t : *terms)
+          if (t.name == name && !t.fallback.empty()) fallback = std::string(t.fallback);
+    columns.push_back({{"name", name}, {"fallback", fallback.empty() ? nlohmann::json(nullptr) : nlohmann::json(fallback)}});
+    add(fallback);
+  }
+  for (const core::RecordedNcuMetric& r : core::recorded_ncu_metrics())
+    if (r.name.find("__") != std::string_view::npos && r.name.rfind("launch__", 0) != 0) add(r.name);
   const core::NcuFormula& mfu = core::metric_def(core::MetricId::kTensorMfu).ncu[static_cast<std::size_t>(arch)];
   return {{"schema", "vxsynth.metrics/1"},
           {"arch", core::arch_info(arch).sm},
           {"cc", core::arch_info(arch).cc},
           {"ncu_metrics", core::required_ncu_metrics(arch)},
-          {"tensor_pipe", {{"metrics", term_names(mfu.numerator)}, {"threshold_pct", core::kTensorPipeThresholdPct}}},
+          {"required_columns", columns},
+          {"capture_metrics", capture},
+          {"tensor_pipe",
+           {{"metrics", term_names(mfu.numerator)}, {"fallbacks", fallbacks(mfu.numerator)},
+            {"threshold_pct", core::kTensorPipeThresholdPct}}},
           {"metrics", rows}};
 }
 

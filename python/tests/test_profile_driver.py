@@ -76,7 +76,7 @@ def test_missing_metric_is_named():
     header = HEADER[0].replace('"', "").split(",")
     with pytest.raises(ncu.NcuMissingMetricError, match="lts__t_sector_hit_rate.pct"):
         ncu.require_metrics(header, where="x.csv")
-    assert len(ncu.missing_metrics(header)) == len(ncu.METRICS_SM90) - 2
+    assert len(ncu.missing_metrics(header)) == len(ncu.required_columns()) - 2
 
 
 def test_no_header():
@@ -91,8 +91,10 @@ def test_permission_error_detected():
     ncu.check_output("==PROF== Disconnected from process 1")
 
 
-def test_metric_list_is_section_0_1():
-    assert len(ncu.METRICS_SM90) == 31 and len(set(ncu.METRICS_SM90)) == 31
+def test_capture_list_covers_every_required_column():
+    cap = ncu.capture_metrics()
+    assert len(set(cap)) == len(cap) and list(ncu.METRICS_SM90) == cap
+    assert all(n in cap and (fb is None or fb in cap) for n, fb in ncu.required_columns())
 
 
 def test_profile_command_flags():

@@ -162,7 +162,7 @@ def main(argv=None) -> int:
         rep = os.path.join(out, "ops")
         target = [sys.executable, "-m", "vxsynth_torch.capture_ops", "--ncu-target"]
         cmd = [ncu, "--nvtx", "--target-processes", "all", "--clock-control", "none", "--cache-control", "all",
-               "--profile-from-start", "off", "--metrics", ",".join(ncu_mod.required_metrics()), "--import-sass", "no",
+               "--profile-from-start", "off", "--metrics", ",".join(ncu_mod.capture_metrics()), "--import-sass", "no",
                "-f", "-o", rep] + target
         prov["ncu_command"] = " ".join(cmd)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=400)

@@ -16,9 +16,19 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from . import rules
 
 def required_metrics(arch: str = "sm_90") -> List[str]:
-    """Every ncu metric a capture on `arch` must request: the C++ metric table's list
-    (`vxsynth metrics --json`, read through `rules`; the same list `vxsynth metrics --ncu-list` prints)."""
+    """The ncu metrics the C++ signature reads on `arch` (`vxsynth metrics --ncu-list`): primary names."""
     return rules.ncu_metrics(arch)
+
+
+def capture_metrics(arch: str = "sm_90") -> List[str]:
+    """The --metrics list a capture requests: the required metrics, their fallbacks (older ncu names the
+    importer also accepts) and the recorded extras, from the C++ metric table (`vxsynth metrics --json`)."""
+    return list(rules.metrics(arch)["capture_metrics"])
+
+
+def required_columns(arch: str = "sm_90") -> List[Tuple[str, Optional[str]]]:
+    """(name, fallback) per required metric: a CSV has the column if it has either (the C++ importer's rule)."""
+    return [(c["name"], c["fallback"]) for c in rules.metrics(arch)["required_columns"]]
 
 
 def tensor_pipe_rule(arch: str = "sm_90") -> Tuple[str, float]:
@@ -28,6 +38,16 @@ def tensor_pipe_rule(arch: str = "sm_90") -> Tuple[str, float]:
     return t["metrics"][0], float(t["threshold_pct"])
 
 
+def tensor_pipe_pct(row: Dict[str, str], arch: str = "sm_90") -> float:
+    """The tensor-pipe % of an ncu row: the C++ tensor_mfu counter, or its fallback name when the row
+    has no column of the primary one (captures made with the older list); 0 when neither is there."""
+    t = rules.metrics(arch)["tensor_pipe"]
+    for name in (t["metrics"][0], t["fallbacks"][0]):
+        if name and name in row:
+            return number(row[name]) or 0.0
+    return 0.0
+
+
 def tensor_path_metrics(arch: str = "sm_90") -> List[str]:
     """The tensor FLOP counters (sm__ops_path_tensor_src_*) of the C++ arithmetic-intensity row."""
     row = next(m for m in rules.metrics(arch)["metrics"] if m["key"] == "arith_intensity")
@@ -35,9 +55,9 @@ def tensor_path_metrics(arch: str = "sm_90") -> List[str]:
 
 
 def __getattr__(name: str):
-    """METRICS_SM90, TENSOR_PIPE_METRIC and TENSOR_PIPE_THRESHOLD_PCT, read from the C++ side on first use."""
+    """METRICS_SM90 (the capture list), TENSOR_PIPE_METRIC and TENSOR_PIPE_THRESHOLD_PCT, read from the C++ side."""
     if name == "METRICS_SM90":
-        return tuple(required_metrics("sm_90"))
+        return tuple(capture_metrics("sm_90"))
     if name == "TENSOR_PIPE_METRIC":
         return tensor_pipe_rule("sm_90")[0]
     if name == "TENSOR_PIPE_THRESHOLD_PCT":
@@ -106,7 +126,7 @@ def profile_command(ncu: str, target: Sequence[str], report: str, kernel_filter:
            "--profile-from-start", "on" if from_start else "off",
            "--kernel-name-base", "function", "-k", kernel_filter,
            "--launch-skip", str(launch_skip), "--launch-count", str(launch_count),
-           "--metrics", ",".join(required_metrics() if metrics is None else metrics), "--import-sass", "no", "-f", "-o", report]
+           "--metrics", ",".join(capture_metrics() if metrics is None else metrics), "--import-sass", "no", "-f", "-o", report]
     if per_launch_config:
         cmd[1:1] = ["--filter-mode", "per-launch-config"]
     if nvtx_include:
@@ -138,9 +158,12 @@ def parse_raw_csv(text: str, where: str = "<ncu csv>") -> Tuple[List[str], List[
 
 
 def missing_metrics(header: Sequence[str], metrics: Optional[Sequence[str]] = None) -> List[str]:
-    """Requested metrics (default: required_metrics()) that have no column in `header`."""
+    """Metrics without a column in `header`: of `metrics` when given, else the required columns
+    (`required_columns`: name or fallback)."""
     have = set(header)
-    return [m for m in (required_metrics() if metrics is None else metrics) if m not in have]
+    if metrics is not None:
+        return [m for m in metrics if m not in have]
+    return [n for n, fb in required_columns() if n not in have and (fb is None or fb not in have)]
 
 
 def require_metrics(header: Sequence[str], metrics: Optional[Sequence[str]] = None, where: str = "<ncu csv>") -> None:

@@ -233,10 +233,11 @@ def classify(row: Dict[str, str]) -> Dict[str, Any]:
     threshold alone misses small tensor-core kernels that occupy few SMs (seen on H200: a 16-CTA wmma bmm
     at 1.4 %)."""
     n = lambda m: ncu_mod.number(row.get(m, "")) or 0.0
-    pipe_metric, threshold = ncu_mod.tensor_pipe_rule()
+    _, threshold = ncu_mod.tensor_pipe_rule()
+    pipe = ncu_mod.tensor_pipe_pct(row)
     paths = [(p[len("sm__ops_path_tensor_src_"):-len(".sum")], n(p)) for p in ncu_mod.tensor_path_metrics()]
     tpath = max(paths, key=lambda x: x[1])
-    tensor = tpath[1] > 0 or n(pipe_metric) > threshold
+    tensor = tpath[1] > 0 or pipe > threshold
     f32 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("fadd", "fmul", "ffma"))
     f16 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("hadd", "hmul", "hfma"))
     f64 = sum(n(f"smsp__sass_thread_inst_executed_op_{o}_pred_on.sum") for o in ("dadd", "dmul", "dfma"))
@@ -251,7 +252,7 @@ def classify(row: Dict[str, str]) -> Dict[str, Any]:
     else:
         prec = "no floating-point ops (data movement / integer)"
     return {"engine_class": "tensor core" if tensor else "SIMT", "precision_path": prec,
-            "tensor_pipe_pct": n(pipe_metric)}
+            "tensor_pipe_pct": pipe}
 
 
 def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[str],
