@@ -49,6 +49,13 @@ std::vector<OpArg> op_args(const json& args) {
   return out;
 }
 
+/// `j[key]` when it is an integer, else `dflt` (a missing key included: operator[] on a const object
+/// is only defined for keys it holds).
+int64_t int_or(const json& j, const char* key, int64_t dflt) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int64_t>() : dflt;
+}
+
 /// Name of the events array in messages: "traceEvents" (object form) or "events" (bare-array form,
 /// where the top-level array itself holds the events).
 using EventsLabel = const char*;
@@ -276,8 +283,8 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
       op.call.name = ev.value("name", "");
       op.call.ts_us = num(ev, "ts", path, arr, i);
       op.call.dur_us = num(ev, "dur", path, arr, i);
-      op.pid = ev.value("pid", json(0)).is_number() ? ev["pid"].get<int64_t>() : 0;
-      op.tid = ev.value("tid", json(0)).is_number() ? ev["tid"].get<int64_t>() : 0;
+      op.pid = int_or(ev, "pid", 0);
+      op.tid = int_or(ev, "tid", 0);
       if (ev.contains("args") && ev["args"].is_object()) {
         const json& a = ev["args"];
         if (a.contains("External id") && a["External id"].is_number_integer())
@@ -303,9 +310,9 @@ TorchTrace parse_torch_trace(std::string_view json_text, const std::string& path
       k.name = ev.value("name", "");
       k.ts_us = num(ev, "ts", path, arr, i);
       k.dur_us = num(ev, "dur", path, arr, i);
-      k.device = a.value("device", json(0)).is_number_integer() ? a["device"].get<int64_t>() : 0;
-      k.stream = a.value("stream", json(0)).is_number_integer() ? a["stream"].get<int64_t>() : 0;
-      k.correlation = a.value("correlation", json(0)).is_number_integer() ? a["correlation"].get<int64_t>() : 0;
+      k.device = int_or(a, "device", 0);
+      k.stream = int_or(a, "stream", 0);
+      k.correlation = int_or(a, "correlation", 0);
       if (a.contains("External id") && a["External id"].is_number_integer())
         k.external_id = a["External id"].get<int64_t>();
       if (a.contains("registers per thread") && a["registers per thread"].is_number_integer())

@@ -110,13 +110,13 @@ TEST(HotGrouping, PaddingSameIsNamedInTheReason) {
 TEST(HotGrouping, NcclKernelsAreCountedButNotRanked) {
   // The TCN trace with one all-reduce after the block, as PyTorch's NCCL process group launches it.
   json j = trace_json("tcn/tcn.trace.json.gz");
-  j["traceEvents"].push_back(json::parse(R"({"ph": "X", "cat": "cpu_op", "name": "nccl:all_reduce", "pid": 1,
+  j["traceEvents"].push_back(json::parse(R"J({"ph": "X", "cat": "cpu_op", "name": "nccl:all_reduce", "pid": 1,
       "tid": 1, "ts": 10000000.0, "dur": 50.0, "args": {"External id": 900, "Input Dims": [[1024]],
-      "Input type": ["float"]}})"));
-  j["traceEvents"].push_back(json::parse(R"({"ph": "X", "cat": "kernel",
+      "Input type": ["float"]}})J"));
+  j["traceEvents"].push_back(json::parse(R"J({"ph": "X", "cat": "kernel",
       "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "pid": 0, "tid": 7,
       "ts": 10000010.0, "dur": 1000.0, "args": {"External id": 900, "correlation": 900, "device": 0,
-      "stream": 7, "grid": [2, 1, 1], "block": [640, 1, 1]}})"));
+      "stream": 7, "grid": [2, 1, 1], "block": [640, 1, 1]}})J"));
   const TorchTrace tr = parse_torch_trace(j.dump(), "ddp.json");
   const std::vector<HotKernel> hot = rank_hot_kernels(tr);
   ASSERT_EQ(hot.size(), 3u);  // the convolutions only

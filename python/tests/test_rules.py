@@ -51,7 +51,7 @@ def test_ncu_metric_list_is_the_cpp_list():
     out = subprocess.run([exe, "metrics", "--ncu-list", "--arch", "sm_90"], capture_output=True, text=True,
                          env=rules.env_for(exe), check=True).stdout.strip()
     assert ncu.required_metrics() == out.split(",")
-    assert list(ncu.METRICS_SM90) == out.split(",")
+    assert list(ncu.METRICS_SM90) == ncu.capture_metrics() and set(out.split(",")) <= set(ncu.capture_metrics())
     metric, threshold = ncu.tensor_pipe_rule()
     assert metric.startswith("sm__pipe_tensor") and threshold == 5.0
     # the names are real: every one has a column in the H200 capture
