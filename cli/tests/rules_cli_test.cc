@@ -76,7 +76,8 @@ TEST(RulesCli, KernelNameJsonFromArgumentsAndStdin) {
   const Out r = run_vxsynth("kernel-name --rules --json", false);
   ASSERT_EQ(r.status, 0);
   std::set<std::string> roles;
-  for (const auto& row : nlohmann::json::parse(r.text)["rules"]) roles.insert(row["role"].get<std::string>());
+  const nlohmann::json table = nlohmann::json::parse(r.text);
+  for (const auto& row : table["rules"]) roles.insert(row["role"].get<std::string>());
   EXPECT_EQ(roles, (std::set<std::string>{"main", "helper", "communication"}));
 }
 
