@@ -52,11 +52,13 @@ message(STATUS "Vortex kernels: ${VX_CXX} + picolibc, multilib ${VX_MULTILIB}")
 #                     condition, i.e. branches divergently before it (seen on sdk/regression/diverge)
 set(VX_CFLAGS_LIST --specs=picolibc.specs ${VX_ARCH_FLAGS} -O3 -mcmodel=medany
     -fno-jump-tables -fno-thread-jumps -ffunction-sections -fdata-sections -DXLEN_32 -DNDEBUG)
-#  C++: no RTTI/exceptions (Vortex), no thread-safe statics (no libstdc++/libsupc++ here)
-set(VX_CXXFLAGS_LIST ${VX_CFLAGS_LIST} -fno-rtti -fno-exceptions -fno-threadsafe-statics)
-
 set(VX_SDK_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/../sdk)
 get_filename_component(VX_SDK_SOURCE_DIR "${VX_SDK_SOURCE_DIR}" ABSOLUTE)
+#  C++: no RTTI/exceptions (Vortex), no thread-safe statics (no libstdc++/libsupc++ here); the
+#  SDK's freestanding C++ headers (sdk/cxx: <algorithm>, <cstdlib>, <cmath> with float overloads,
+#  ...; Debian ships no C++ library for riscv64-unknown-elf), for C++ sources only.
+set(VX_CXXFLAGS_LIST ${VX_CFLAGS_LIST} -fno-rtti -fno-exceptions -fno-threadsafe-statics
+    -isystem ${VX_SDK_SOURCE_DIR}/cxx)
 set(VX_SDK_INCLUDE_DIR ${VX_SDK_SOURCE_DIR}/include)
 set(VX_LINK_SCRIPT ${VX_SDK_SOURCE_DIR}/scripts/link32.ld)
 set(VX_STARTUP_ADDR 0x80000000)

@@ -17,16 +17,25 @@
 namespace vortex {
 namespace tensor {
 
-/// Format tags: element container type, format id (the WMMA register-number field), bits.
-struct fp32  { using dtype = float;    static constexpr uint32_t id = 0;  static constexpr uint32_t bits = 32; };
-struct fp16  { using dtype = uint16_t; static constexpr uint32_t id = 1;  static constexpr uint32_t bits = 16; };
-struct bf16  { using dtype = uint16_t; static constexpr uint32_t id = 2;  static constexpr uint32_t bits = 16; };
-struct int32 { using dtype = int32_t;  static constexpr uint32_t id = 8;  static constexpr uint32_t bits = 32; };
+/// Format tags: element container type, format id (the WMMA register-number field), bits, and
+/// the short name Vortex's host programs print (`It::name`; names as in Vortex master's
+/// sim/common/tensor_cfg.h, docs/sdk.md "Tensor cores").
+struct fp32  { using dtype = float;    static constexpr uint32_t id = 0;  static constexpr uint32_t bits = 32; static constexpr const char* name = "fp32"; };
+struct fp16  { using dtype = uint16_t; static constexpr uint32_t id = 1;  static constexpr uint32_t bits = 16; static constexpr const char* name = "fp16"; };
+struct bf16  { using dtype = uint16_t; static constexpr uint32_t id = 2;  static constexpr uint32_t bits = 16; static constexpr const char* name = "bf16"; };
+struct int32 { using dtype = int32_t;  static constexpr uint32_t id = 8;  static constexpr uint32_t bits = 32; static constexpr const char* name = "i32"; };
 /// int8: 8 bits (Vortex [M] declares 16, which PR #277 reports as a bug).
-struct int8  { using dtype = int8_t;   static constexpr uint32_t id = 9;  static constexpr uint32_t bits = 8; };
-struct uint8 { using dtype = uint8_t;  static constexpr uint32_t id = 10; static constexpr uint32_t bits = 8; };
-struct int4  { using dtype = uint8_t;  static constexpr uint32_t id = 11; static constexpr uint32_t bits = 4; };
-struct uint4 { using dtype = uint8_t;  static constexpr uint32_t id = 12; static constexpr uint32_t bits = 4; };
+struct int8  { using dtype = int8_t;   static constexpr uint32_t id = 9;  static constexpr uint32_t bits = 8;  static constexpr const char* name = "i8"; };
+struct uint8 { using dtype = uint8_t;  static constexpr uint32_t id = 10; static constexpr uint32_t bits = 8;  static constexpr const char* name = "u8"; };
+struct int4  { using dtype = uint8_t;  static constexpr uint32_t id = 11; static constexpr uint32_t bits = 4;  static constexpr const char* name = "i4"; };
+struct uint4 { using dtype = uint8_t;  static constexpr uint32_t id = 12; static constexpr uint32_t bits = 4;  static constexpr const char* name = "u4"; };
+
+/// The name of the format with WMMA id `id` ("" for an id without a tag here).
+inline constexpr const char* fmt_string(uint32_t id) {
+  return id == fp32::id ? fp32::name : id == fp16::id ? fp16::name : id == bf16::id ? bf16::name
+       : id == int32::id ? int32::name : id == int8::id ? int8::name : id == uint8::id ? uint8::name
+       : id == int4::id ? int4::name : id == uint4::id ? uint4::name : "";
+}
 
 /// Memory layout of a matrix in load_matrix_sync / store_matrix_sync.
 enum mem_layout { row_major, col_major };

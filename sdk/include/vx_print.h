@@ -1,8 +1,9 @@
 /// \file vx_print.h
 /// Console output for Vortex 2.x kernels (names and signatures of Vortex master 82e1c2a, [M];
 /// ../shared/docs/vortex-2x.md §4.4). Bytes go to the console window at IO_COUT_ADDR +
-/// (hart id & 63). vx_printf formats with picolibc's vsnprintf and prints through vx_serial, so
-/// the threads of a warp print one after another; every function here is divergence-safe.
+/// (hart id & 63). vx_printf formats with the SDK's own formatter (src/vx_format.c) and prints
+/// through vx_serial, so the threads of a warp print one after another; every function here is
+/// divergence-safe.
 #ifndef VX_PRINT_H
 #define VX_PRINT_H
 
@@ -14,8 +15,9 @@
 extern "C" {
 #endif
 
-/// Formats like vprintf and prints, one calling thread at a time. Output longer than 255 bytes
-/// per call is truncated. Returns the number of bytes the calling thread printed.
+/// Formats like vprintf (conversions d i u x X o c s p % f F e E g G, flags, width, precision,
+/// length modifiers) and prints, one calling thread at a time. Returns the number of bytes the
+/// calling thread printed.
 int vx_vprintf(const char* format, va_list va);
 
 /// Formats like printf and prints, one calling thread at a time (see vx_vprintf).

@@ -1,24 +1,17 @@
-/* vx_print.c — console output (../shared/docs/vortex-2x.md §4.4). vx_putchar is one byte store
+/* vx_print.c — console output (docs/sdk.md "Console output"). vx_putchar is one byte store
  * to IO_COUT_ADDR + (hart id & 63); everything that loops over data runs inside vx_serial, i.e.
  * on one lane at a time, so no data-dependent branch can diverge. */
 #include <stdint.h>
-#include <stdio.h>
 
 #include <vx_print.h>
 #include <vx_spawn.h>
 
-#define VX_PRINT_BUF 256
+#include "vx_format.h"
 
 void vx_putchar(int c) {
   volatile uint8_t* port =
       (volatile uint8_t*)(uintptr_t)(IO_COUT_ADDR + ((uint32_t)vx_hart_id() & (IO_COUT_SIZE - 1)));
   *port = (uint8_t)c;
-}
-
-static void put_string(const char* s, int n) {
-  for (int i = 0; i < n; ++i) {
-    vx_putchar(s[i]);
-  }
 }
 
 typedef struct {
@@ -27,21 +20,13 @@ typedef struct {
   int written;
 } printf_ctx_t;
 
+/* Each thread formats from its own copy of the argument list (vx_format.c, straight to the console). */
 static void printf_cb(void* arg) {
   printf_ctx_t* ctx = (printf_ctx_t*)arg;
-  char buf[VX_PRINT_BUF];
   va_list va;
   va_copy(va, *ctx->va);
-  int n = vsnprintf(buf, sizeof(buf), ctx->format, va);
+  ctx->written = vx_format(ctx->format, &va);
   va_end(va);
-  if (n < 0) {
-    n = 0;
-  }
-  if (n > VX_PRINT_BUF - 1) {
-    n = VX_PRINT_BUF - 1;
-  }
-  put_string(buf, n);
-  ctx->written = n;
 }
 
 int vx_vprintf(const char* format, va_list va) {
@@ -101,14 +86,17 @@ void vx_putint(int value, int base) {
   vx_serial(putint_cb, &ctx);
 }
 
+static int format_args(const char* format, ...) {
+  va_list va;
+  va_start(va, format);
+  int n = vx_format(format, &va);
+  va_end(va);
+  return n;
+}
+
 static void putfloat_cb(void* arg) {
   const put_ctx_t* ctx = (const put_ctx_t*)arg;
-  char buf[64];
-  int n = snprintf(buf, sizeof(buf), "%.*f", ctx->param, (double)ctx->fvalue);
-  if (n > (int)sizeof(buf) - 1) {
-    n = (int)sizeof(buf) - 1;
-  }
-  put_string(buf, n < 0 ? 0 : n);
+  (void)format_args("%.*f", ctx->param, (double)ctx->fvalue);
 }
 
 void vx_putfloat(float value, int precision) {

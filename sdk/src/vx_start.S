@@ -9,8 +9,8 @@
  *     global barrier, so no core enters main before both are done (a no-op on one core);
  *  3. main(0, 0); core 0 leaves through exit() (atexit handlers, destructors), the others
  *     through _exit().
- * _exit/_Exit write this core's 32 x u64 perf-dump block at IO_MPM_ADDR + 256*core_id (slot 1
- * skipped), store the exit code at IO_MPM_EXITCODE, fence, and end the warp with tmc 0.
+ * The exit path (_exit/_Exit) is in vx_exit.S, a separate object: a kernel that brings its own
+ * _start (as Vortex's `basic` regression test does with its start.S) links without this file.
  */
 #include <VX_types.h>
 
@@ -113,29 +113,5 @@ __vx_init_hart:
 6:
   ret
   .size __vx_init_hart, .-__vx_init_hart
-
-/* void _exit(int code), void _Exit(int code): picolibc's exit() ends in _exit. */
-  .global _exit
-  .type _exit, @function
-  .global _Exit
-  .type _Exit, @function
-_exit:
-_Exit:
-  mv    s0, a0
-  call  vx_perf_dump
-  /* core 0 always reports its code; other cores only report a non-zero code */
-  csrr  t0, VX_CSR_CORE_ID
-  seqz  t0, t0
-  snez  t1, s0
-  or    t0, t0, t1
-  beqz  t0, 7f
-  li    t1, IO_MPM_EXITCODE
-  sw    s0, 0(t1)
-7:
-  fence iorw, iorw
-  .insn r CUSTOM0, 0, 0, x0, x0, x0        /* tmc 0: the warp ends */
-8:
-  j     8b                                 /* not reached */
-  .size _exit, .-_exit
 
   .option pop
