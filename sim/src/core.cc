@@ -74,7 +74,7 @@ Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout), guard
     }
   }
   functional_counters_ = std::make_unique<FunctionalCounters>(*this);
-  console_lines_.resize(kIoCoutSize);
+  console_lines_.resize(cores_.size() * kIoCoutSize);  // one set of lines per core, as SimX
   cluster_gbar_arrived_.assign(cfg_.clusters, 0);
   dcr_startup_addr_[0] = cfg_.startup_addr;
   guard_->reset(*this);
@@ -189,8 +189,8 @@ void Processor::check_deadlock() const {
   throw SimError(ErrorKind::kDeadlock, msg);
 }
 
-void Processor::console_byte(uint32_t offset, uint8_t byte) {
-  std::string& line = console_lines_[offset];
+void Processor::console_byte(uint32_t core_id, uint32_t offset, uint8_t byte) {
+  std::string& line = console_lines_[core_id * kIoCoutSize + offset];
   if (byte == '\n') {
     *console_ << '#' << offset << ": " << line << '\n';
     line.clear();
@@ -202,7 +202,7 @@ void Processor::console_byte(uint32_t offset, uint8_t byte) {
 void Processor::flush_console() {
   for (uint32_t i = 0; i < console_lines_.size(); ++i) {
     if (!console_lines_[i].empty()) {
-      *console_ << '#' << i << ": " << console_lines_[i] << '\n';
+      *console_ << '#' << i % kIoCoutSize << ": " << console_lines_[i] << '\n';
       console_lines_[i].clear();
     }
   }
@@ -356,10 +356,13 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
     c.illegal(d, "no instruction of RV32IMAF/Zicsr/Zicond/Vortex matches");
   }
   ++proc_.total_instrs_;
-  ++warp_instrs_;
   ++wp.instrs;
-  thread_instrs_ += static_cast<uint32_t>(std::popcount(wp.tmask));
+  const auto lanes = static_cast<uint32_t>(std::popcount(wp.tmask));  // before TMC/SPLIT change it
   instr_table()[d.op].exec(c, d);
+  // Counted once the instruction has executed, so a CSR read of mcycle/minstret sees the
+  // instructions before it and not itself (as the timing model, which counts at issue).
+  ++warp_instrs_;
+  thread_instrs_ += lanes;
   wp.pc = c.next_pc;
   if constexpr (kRecord) {
     rec->warp_exited = wp.tmask == 0;
@@ -490,7 +493,7 @@ void ExecCtx::store(uint32_t lane, uint32_t addr, T value) {
       throw sim_error(ErrorKind::kOutOfRange, "{}-byte store to the console at {:#010x}: the console accepts only byte stores, at PC {:#010x} (core {}, warp {}, lane {})",
                       n, addr, pc, core.id_, wid, lane);
     } else {
-      core.proc_.console_byte(addr - kIoCoutAddr, static_cast<uint8_t>(value));
+      core.proc_.console_byte(core.id_, addr - kIoCoutAddr, static_cast<uint8_t>(value));
     }
     space = AddrSpace::kIo;
   } else {

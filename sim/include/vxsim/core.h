@@ -221,7 +221,9 @@ class Processor {
  private:
   friend class Core;
   friend struct ExecCtx;
-  void console_byte(uint32_t offset, uint8_t byte);
+  /// A byte stored at IO_COUT_ADDR + offset by `core_id`: each core has its own line per offset
+  /// (SimX keeps one console buffer per core), so lines of several cores never mix.
+  void console_byte(uint32_t core_id, uint32_t offset, uint8_t byte);
   void gbar_arrive(uint32_t cluster, uint32_t core_id, uint32_t count);
   const Decoded& decoded(uint32_t pc);
 
@@ -235,7 +237,7 @@ class Processor {
   std::unique_ptr<CounterSource> functional_counters_;
   std::ostream* console_;
   std::ostream* trace_ = nullptr;
-  std::vector<std::string> console_lines_;
+  std::vector<std::string> console_lines_;  ///< [core × kIoCoutSize + offset]
   uint64_t total_instrs_ = 0;
   std::unique_ptr<RunawayGuard> guard_;  ///< budgets and endless-loop detector (src/runaway.h)
   uint64_t guard_at_ = 0;                ///< total_instrs_ at which execute() consults guard_

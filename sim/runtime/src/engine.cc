@@ -58,6 +58,7 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
     m.config = sim.config();
     r.signature = std::move(m);
   }
+  for (const timing::CoreCounters& c : sim.counters().cores) r.core_cycles.push_back(c.cycles);
   r.class_counters = true;
   r.lmem = sim.config().lmem.enabled;
   r.l2 = sim.config().l2.enabled;

@@ -27,6 +27,11 @@ struct LaunchReport {
   bool lmem = true;
   bool l2 = false;
   bool l3 = false;
+  /// Timing mode: each core's cycles from launch until its last instruction completed (the
+  /// timing model's counters). The runtime reports these as the launch's mcycle everywhere
+  /// (vx_mpm_query, vx_dump_perf, the signature file), instead of the value the kernel's exit
+  /// path sampled before its last instructions ran. Empty in functional mode.
+  std::vector<uint64_t> core_cycles;
   /// Set in timing mode when $VXSIM_SIGNATURE names a file: the launch's counters for the signature
   /// adapter (vxsim/timing/signature_hook.h); the caller fills index and addresses.
   std::optional<timing::MeasuredLaunch> signature;

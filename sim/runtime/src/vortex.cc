@@ -52,6 +52,17 @@ struct Device {
   std::vector<timing::MeasuredLaunch> signatures;  ///< per launch, timing mode with $VXSIM_SIGNATURE
 };
 
+/// MPM slot `index` of `core` for the last launch: what the kernel's perf dump wrote at
+/// IO_MPM_ADDR + 256·core, except mcycle (slot 0) in timing mode, which is the core's cycle count
+/// from the timing model (the dump samples it a few hundred cycles before the core ends), so that
+/// PERF lines, vx_mpm_query and the signature file give one cycle count.
+uint64_t mpm_slot(const Device& d, uint32_t core, uint32_t index) {
+  if (index == 0 && core < d.report.core_cycles.size()) return d.report.core_cycles[core];
+  uint64_t v = 0;
+  d.proc->memory().read(kIoMpmAddr + 256ull * core + 8ull * index, &v, 8);
+  return v;
+}
+
 std::set<Device*>& devices() {
   static std::set<Device*> d;
   return d;
@@ -322,11 +333,8 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments) {
     {
       uint64_t instrs = 0, cycles = 0;
       for (uint32_t c = 0; c < d->proc->num_cores(); ++c) {
-        uint64_t v = 0;
-        d->proc->memory().read(kIoMpmAddr + 256ull * c + 8ull * 2, &v, 8);
-        instrs += v;
-        d->proc->memory().read(kIoMpmAddr + 256ull * c, &v, 8);
-        cycles = std::max(cycles, v);
+        instrs += mpm_slot(*d, c, 2);
+        cycles = std::max(cycles, mpm_slot(*d, c, 0));
       }
       d->launch_totals.emplace_back(instrs, cycles);
     }
@@ -378,9 +386,7 @@ int vx_mpm_query(vx_device_h hdevice, uint32_t addr, uint32_t core_id, uint64_t*
     return fail("vx_mpm_query", "address {:#x} is not an MPM counter (0xB00..0xB1F)", addr);
   }
   if (core_id >= d->proc->num_cores()) return fail("vx_mpm_query", "core {} does not exist ({} cores)", core_id, d->proc->num_cores());
-  uint64_t v = 0;
-  d->proc->memory().read(kIoMpmAddr + 256ull * core_id + 8ull * (addr - 0xB00), &v, 8);
-  *value = v;
+  *value = mpm_slot(*d, core_id, addr - 0xB00);
   return 0;
 }
 
@@ -471,11 +477,8 @@ int vx_dump_perf(vx_device_h hdevice, FILE* stream) {
     text += fmt::format("PERF: all {} launches: instrs={}, cycles={}; the lines below are of launch {}\n",
                         d->launch_totals.size(), all_instrs, all_cycles, d->launch_totals.size() - 1);
   }
-  text += format_perf(d->proc->num_cores(), d->proc->mpm_class(), d->report, [d](uint32_t core, uint32_t index) {
-    uint64_t v = 0;
-    d->proc->memory().read(kIoMpmAddr + 256ull * core + 8ull * index, &v, 8);
-    return v;
-  });
+  text += format_perf(d->proc->num_cores(), d->proc->mpm_class(), d->report,
+                      [d](uint32_t core, uint32_t index) { return mpm_slot(*d, core, index); });
   std::fputs(text.c_str(), stream);
   std::fflush(stream);
   return 0;

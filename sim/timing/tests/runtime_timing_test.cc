@@ -144,4 +144,45 @@ TEST(RuntimeTiming, SignatureFilePerLaunch) {
   EXPECT_DOUBLE_EQ(j.at("metrics").at("tensor_mfu").get<double>(), 0.0);
 }
 
+TEST(RuntimeTiming, OneCycleCountEverywhere) {
+  // vx_mpm_query's mcycle, the PERF line's cycles= and the signature file's cycles are the same
+  // number: the timing model's cycles until the core finished (the kernel's exit path samples
+  // mcycle before its last instructions, which used to make PERF show fewer cycles).
+  auto path = std::filesystem::temp_directory_path() / "vxsim_runtime_one_cycle_count.json";
+  std::filesystem::remove(path);
+  Launch r;
+  {
+    ScopedEnv sig("VXSIM_SIGNATURE", path.c_str());
+    r = launch();
+  }
+  ASSERT_EQ(r.rc, 0) << r.perf;
+  auto j = nlohmann::json::parse(vxsynth::read_file(path));
+  std::filesystem::remove(path);
+  const uint64_t cycles = j.at("counters").at("cycles").get<uint64_t>();
+  EXPECT_EQ(r.cycles, cycles);
+  EXPECT_NE(r.perf.find(", cycles=" + std::to_string(cycles) + ","), std::string::npos) << r.perf;
+}
+
+TEST(RuntimeTiming, FunctionalAndTimingCountTheSameThreadInstructions) {
+  // minstret as the kernel's exit path reads it: the instructions before the CSR read, in both
+  // modes, on every core.
+  for (const char* cores : {"1", "2"}) {
+    ScopedEnv shape("VXSIM_CORES", cores);
+    Launch timing = launch();
+    Launch functional;
+    {
+      ScopedEnv off("VXSIM_TIMING", "0");
+      functional = launch();
+    }
+    ASSERT_EQ(timing.rc, 0);
+    ASSERT_EQ(functional.rc, 0);
+    EXPECT_EQ(functional.instrs, timing.instrs) << cores << " cores";
+    const std::regex total(R"(PERF: instrs=(\d+),)");
+    std::smatch mt, mf;
+    ASSERT_TRUE(std::regex_search(timing.perf, mt, total)) << timing.perf;
+    ASSERT_TRUE(std::regex_search(functional.perf, mf, total)) << functional.perf;
+    EXPECT_EQ(mf[1].str(), mt[1].str()) << cores << " cores";
+  }
+}
+
 }  // namespace
