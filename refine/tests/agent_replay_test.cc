@@ -1,0 +1,97 @@
+// The built-in agent replayed on the committed GPU evidence (data/evidence/h200/reconstruct-ncu-*,
+// docs/reconstruct.md "GPU evidence"): for every revision of every built-in-agent record, the
+// agent is given exactly what the loop gave it (the reference context and signature the run
+// saved, the record up to that revision, the run's seed, codegen's design space) and must propose
+// the axes, design point, target metrics and rationale that the record holds. A change to the
+// axis table, its steps or priors, or the search rule that alters any choice makes this fail.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/refine/agent.h"
+#include "vxsynth/refine/backends.h"
+#include "vxsynth/refine/record.h"
+#include "vxsynth/refine/sandbox.h"
+
+namespace vxsynth::refine {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kEvidence = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200";
+
+// Run directories whose record was written by the built-in agent.
+std::vector<fs::path> builtin_runs() {
+  std::vector<fs::path> runs;
+  if (!fs::exists(kEvidence)) return runs;
+  for (const auto& session : fs::directory_iterator(kEvidence))
+    for (const auto& run : fs::directory_iterator(session.path())) {
+      if (!fs::is_regular_file(run.path() / "run.json")) continue;
+      const json r = json::parse(read_file(run.path() / "run.json"));
+      if (r.value("agent", "") == "builtin") runs.push_back(run.path());
+    }
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+// Replays revision `n` of `record` (n ≥ 1) and compares the proposal with the recorded entry.
+void replay(const std::vector<RevisionEntry>& record, size_t n, const core::ReferenceContext& ctx,
+            const json& entry, const core::Signature& reference, uint64_t seed) {
+  const std::vector<RevisionEntry> history(record.begin(), record.begin() + static_cast<long>(n));
+  const RevisionEntry retained = *last_retained(history);
+  const auto space = make_codegen_space(ctx);
+  const SourceTree sources = space->render(retained.design);
+  const SandboxRules rules = default_rules();
+  AgentInput in;
+  in.revision = static_cast<int>(n);
+  in.context = &ctx;
+  in.context_json = entry;
+  in.reference = &reference;
+  in.retained = &retained;
+  in.retained_sources = &sources;
+  in.history = &history;
+  in.rules = &rules;
+  in.axes = space->refinable_axes();
+  in.seed = seed;
+  BuiltinAgent agent(*space);
+  const Proposal p = agent.propose(in);
+  const RevisionEntry& want = record[n];
+  ASSERT_FALSE(p.stop) << p.stop_reason;
+  EXPECT_EQ(p.axes, want.axes);
+  EXPECT_EQ(p.design, want.design);
+  EXPECT_EQ(p.target_metrics, want.target_metrics);
+  EXPECT_EQ(p.rationale, want.rationale);
+}
+
+TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
+  const auto runs = builtin_runs();
+  ASSERT_GE(runs.size(), 4u) << "no built-in-agent evidence under " << kEvidence;
+  int replayed = 0;
+  for (const fs::path& run : runs) {
+    SCOPED_TRACE(run.string());
+    const json run_json = json::parse(read_file(run / "run.json"));
+    const fs::path profile_path = run / "reference/profile.json";
+    const json profile = json::parse(read_file(profile_path));
+    const core::ReferenceContext ctx = core::context_from_json(profile["entry"]["context"], profile_path.string());
+    const core::Signature reference = core::signature_from_json(profile["signature"], profile_path.string());
+    const RecordRead rec = read_record(run / "record.jsonl", /*repair=*/false);
+    for (size_t n = 1; n < rec.entries.size(); ++n) {
+      SCOPED_TRACE(fmt::format("r{}", n));
+      replay(rec.entries, n, ctx, profile["entry"], reference, run_json["seed"].get<uint64_t>());
+      ++replayed;
+    }
+  }
+  EXPECT_GE(replayed, 20);
+}
+
+}  // namespace
+}  // namespace vxsynth::refine
