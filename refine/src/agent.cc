@@ -20,34 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Prior response map (forward direction; reverse = negated). Values are the paper's mean signed
-// responses where §4.3/§4.4 state a number; where the paper states only a sign, the magnitude is
-// the paper's typical magnitude for that axis group (0.06, §4.3 "about 0.06 in each") and says so.
-// The map is only a prior: observed responses of the run replace it as revisions accumulate.
-const std::vector<AxisPrior> kAxisPriors = {
-    {"smem_stage", "*", "l1_hit_rate", -0.55, "§4.3 linear panel: lowers L1 hit rate by 0.55"},
-    {"smem_stage", "*", "coalescing", +0.56, "§4.3 linear panel: raises coalescing by 0.56"},
-    {"smem_stage", "*", "occupancy", -0.15, "§4.3: reduces occupancy on linear layers by 0.15"},
-    {"read_once", "*", "l1_hit_rate", +0.52, "§4.4 r3: read-once raises L1 hit rate by 0.52"},
-    {"read_once", "*", "coalescing", -0.06, "§4.3: opposite of shared-memory staging (sign only)"},
-    {"lane_map", "*", "coalescing", +0.16, "§4.3: staging/lane-mapping traffic magnitude 0.16; "
-                                           "reverse lowers coalescing (§4.4 r8)"},
-    {"tile", "linear", "coalescing", +0.06, "§4.3: tile raises coalescing on linear (sign only)"},
-    {"tile", "matmul", "coalescing", +0.06, "§4.3: tile raises coalescing on matmul (sign only)"},
-    {"tile", "conv2d", "coalescing", +0.06, "§4.3: tile raises coalescing on conv2d (sign only)"},
-    {"tile", "conv1d", "coalescing", -0.06, "§4.3: tile lowers coalescing on conv1d (sign only)"},
-    {"tile", "*", "arith_intensity", +0.06, "§4.3: tile connects reuse and work per byte (~0.06)"},
-    {"tile", "*", "l1_hit_rate", +0.06, "§4.4 r1: stating the 32x32 tile raised L1 hit rate"},
-    {"reg_tile", "*", "arith_intensity", +0.06, "§4.3: register tiling raises arith. intensity"},
-    {"reg_tile", "*", "occupancy", -0.10, "§4.3: lowers occupancy by 0.07-0.13"},
-    {"prefetch", "*", "dram_bandwidth", +0.06, "§4.3: raises DRAM bandwidth in all four panels"},
-    {"tensor_core", "*", "coalescing", +0.91, "§4.3: largest mean response coalescing, 0.91"},
-    {"block_decomp", "*", "coalescing", +0.06, "§4.3: largest response in coalescing (conv1d)"},
-    {"split_k", "*", "dram_bandwidth", +0.06, "§4.3: split-K raises DRAM bandwidth (conv1d)"},
-    {"split_k", "*", "peak_compute", +0.06, "§4.3: split-K raises achieved peak compute (conv1d)"},
-    {"boundary", "*", "active_lanes", +0.02, "§4.3: active lanes nearly unchanged (small prior)"},
-};
-
 uint64_t splitmix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -116,8 +88,6 @@ const char* op_family_name(OpFamily f) {
   return "?";
 }
 
-const std::vector<AxisPrior>& axis_prior_table() { return kAxisPriors; }
-
 std::map<std::string, double> signed_gaps(
     const std::map<std::string, std::optional<double>>& signature, const core::Signature& reference) {
   std::map<std::string, double> gaps;
@@ -129,19 +99,13 @@ std::map<std::string, double> signed_gaps(
   return gaps;
 }
 
-std::map<std::string, double> expected_response(OpFamily family, const AxisStep& step,
+std::map<std::string, double> expected_response(const std::map<std::string, double>& prior,
+                                                 const AxisStep& step,
                                                  const std::vector<RevisionEntry>& history) {
   const double sign = step.direction == "reverse" ? -1.0 : 1.0;
+  // Prior: one pseudo-observation.
   std::map<std::string, double> sum;
-  // Prior: one pseudo-observation; a family-specific row overrides the "*" row of the metric.
-  std::map<std::string, double> prior;
-  for (const auto& row : kAxisPriors) {
-    if (step.axis != row.axis) continue;
-    const bool exact = std::string_view(row.family) == op_family_name(family);
-    if (!exact && std::string_view(row.family) != "*") continue;
-    if (exact || !prior.count(row.metric)) prior[row.metric] = sign * row.response;
-  }
-  sum = prior;
+  for (const auto& [metric, response] : prior) sum[metric] = sign * response;
   int n = 1;
   for (const RevisionEntry& e : history) {
     if (e.axes.size() != 1 || e.axes[0].axis != step.axis || e.signature.empty()) continue;
@@ -172,149 +136,181 @@ double expected_gain(const std::map<std::string, double>& gaps,
   return gain / static_cast<double>(gaps.size());
 }
 
-Proposal BuiltinAgent::propose(const AgentInput& in) {
-  const RevisionEntry& retained = *in.retained;
-  const std::vector<RevisionEntry>& history = *in.history;
-  const OpFamily family = op_family(in.context->op);
-  const std::map<std::string, double> gaps = signed_gaps(retained.signature, *in.reference);
+namespace {
 
-  // Moves already tried from this retained design (any outcome): never repeated.
-  std::set<std::string> tried;
+// A candidate move of the built-in agent: steps, resulting design, expected D reduction (or the
+// pair ranking), tie-break hash and expected per-metric response.
+struct Move {
+  std::vector<AxisStep> steps;
+  json design;
+  double gain = 0.0;
+  uint64_t tie = 0;
+  std::map<std::string, double> response;
+};
+
+bool better(const Move& a, const Move& b) {
+  if (a.gain != b.gain) return a.gain > b.gain;
+  return a.tie < b.tie;
+}
+
+// What was already tried from the retained design (any outcome): never repeated.
+struct Tried {
+  std::set<std::string> keys;
   std::map<std::string, double> single_delta;  // single moves from here that produced a D
-  int pairs_tried = 0;
+  int pairs = 0;
+};
+
+Tried tried_from(const RevisionEntry& retained, const std::vector<RevisionEntry>& history) {
+  Tried t;
   for (const RevisionEntry& e : history) {
     if (e.parent != retained.revision || e.axes.empty()) continue;
-    tried.insert(steps_key(e.axes));
-    if (e.axes.size() == 2) ++pairs_tried;
-    if (e.axes.size() == 1 && e.delta_d) single_delta[steps_key(e.axes)] = *e.delta_d;
+    t.keys.insert(steps_key(e.axes));
+    if (e.axes.size() == 2) ++t.pairs;
+    if (e.axes.size() == 1 && e.delta_d) t.single_delta[steps_key(e.axes)] = *e.delta_d;
   }
+  return t;
+}
 
-  struct Move {
-    std::vector<AxisStep> steps;
-    json design;
-    double gain;
-    uint64_t tie;
-    std::map<std::string, double> response;
-  };
-  auto tie_of = [&](const std::string& key) { return splitmix64(in.seed ^ fnv1a(key)); };
-  auto better = [](const Move& a, const Move& b) {
-    if (a.gain != b.gain) return a.gain > b.gain;
-    return a.tie < b.tie;
-  };
+// Inputs shared by the move builders of one proposal.
+struct Search {
+  const DesignSpace& space;
+  const AgentInput& in;
+  const Tried& tried;
+  const std::map<std::string, double>& gaps;
+  uint64_t tie_of(const std::string& key) const { return splitmix64(in.seed ^ fnv1a(key)); }
+  std::map<std::string, double> response(const AxisStep& s) const {
+    return expected_response(space.prior_response(s.axis), s, *in.history);
+  }
+};
 
-  std::vector<Move> singles;
-  int not_applicable = 0;
-  for (const std::string& axis : in.axes) {
+// Every untried applicable single move; counts the inapplicable ones.
+std::vector<Move> single_moves(const Search& s, int* not_applicable) {
+  std::vector<Move> out;
+  for (const std::string& axis : s.in.axes) {
     for (const char* dir : {"forward", "reverse"}) {
       const AxisStep step{axis, dir};
       const std::string key = steps_key({step});
-      if (tried.count(key)) continue;
+      if (s.tried.keys.count(key)) continue;
       std::string why;
-      auto next = space_.apply(retained.design, step, &why);
+      auto next = s.space.apply(s.in.retained->design, step, &why);
       if (!next) {
-        ++not_applicable;
+        ++*not_applicable;
         continue;
       }
-      auto resp = expected_response(family, step, history);
-      singles.push_back({{step}, std::move(*next), expected_gain(gaps, resp), tie_of(key), resp});
+      auto resp = s.response(step);
+      out.push_back({{step}, std::move(*next), expected_gain(s.gaps, resp), s.tie_of(key), resp});
     }
   }
+  return out;
+}
 
-  Move chosen;
-  bool have = false;
-  std::string mode;
-  if (!singles.empty()) {
-    chosen = *std::min_element(singles.begin(), singles.end(),
-                               [&](const Move& a, const Move& b) { return better(a, b); });
-    have = true;
-    mode = fmt::format("single axis; {} untried applicable moves from r{}", singles.size(),
-                       retained.revision);
-  } else if (pairs_tried < max_pairs_) {
-    // Single axes stopped helping: combine two whose single attempts lowered D the most (or
-    // raised it the least), in different axes (paper §3.6).
-    std::vector<std::pair<std::string, double>> ranked(single_delta.begin(), single_delta.end());
-    std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
-      if (a.second != b.second) return a.second < b.second;
-      return tie_of(a.first) < tie_of(b.first);
-    });
-    auto parse = [](const std::string& key) {
-      const size_t colon = key.find(':');
-      return AxisStep{key.substr(0, colon), key.substr(colon + 1, key.size() - colon - 2)};
-    };
-    std::vector<Move> pairs;
-    for (size_t i = 0; i < ranked.size(); ++i) {
-      for (size_t j = i + 1; j < ranked.size(); ++j) {
-        const AxisStep a = parse(ranked[i].first), b = parse(ranked[j].first);
-        if (a.axis == b.axis) continue;
-        const std::string key = steps_key({a, b});
-        if (tried.count(key)) continue;
-        std::string why;
-        auto mid = space_.apply(retained.design, a, &why);
-        if (!mid) continue;
-        auto next = space_.apply(*mid, b, &why);
-        if (!next) continue;
-        std::map<std::string, double> resp = expected_response(family, a, history);
-        for (const auto& [k, v] : expected_response(family, b, history)) resp[k] += v;
-        // Rank by the measured single-axis ΔDs (sum), most negative first.
-        pairs.push_back({{a, b}, std::move(*next), -(ranked[i].second + ranked[j].second),
-                         tie_of(key), resp});
-      }
-    }
-    if (!pairs.empty()) {
-      chosen = *std::min_element(pairs.begin(), pairs.end(),
-                                 [&](const Move& x, const Move& y) { return better(x, y); });
-      have = true;
-      mode = fmt::format("two axes: every single move from r{} was tried without a retain",
-                         retained.revision);
+AxisStep parse_step_key(const std::string& key) {  // "axis:direction+"
+  const size_t colon = key.find(':');
+  return AxisStep{key.substr(0, colon), key.substr(colon + 1, key.size() - colon - 2)};
+}
+
+// Untried applicable pairs of two different axes whose single attempts lowered D the most (or
+// raised it the least), ranked by the sum of those measured ΔDs (paper §3.6).
+std::vector<Move> pair_moves(const Search& s) {
+  std::vector<std::pair<std::string, double>> ranked(s.tried.single_delta.begin(), s.tried.single_delta.end());
+  std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second < b.second;
+    return s.tie_of(a.first) < s.tie_of(b.first);
+  });
+  std::vector<Move> out;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    for (size_t j = i + 1; j < ranked.size(); ++j) {
+      const AxisStep a = parse_step_key(ranked[i].first), b = parse_step_key(ranked[j].first);
+      if (a.axis == b.axis) continue;
+      const std::string key = steps_key({a, b});
+      if (s.tried.keys.count(key)) continue;
+      std::string why;
+      auto mid = s.space.apply(s.in.retained->design, a, &why);
+      if (!mid) continue;
+      auto next = s.space.apply(*mid, b, &why);
+      if (!next) continue;
+      std::map<std::string, double> resp = s.response(a);
+      for (const auto& [k, v] : s.response(b)) resp[k] += v;
+      out.push_back({{a, b}, std::move(*next), -(ranked[i].second + ranked[j].second), s.tie_of(key), resp});
     }
   }
+  return out;
+}
 
-  Proposal p;
-  if (!have) {
-    p.stop = true;
-    p.stop_reason = fmt::format(
-        "no applicable axis in either direction lowers D from r{} ({} moves tried from it, {} "
-        "pairs, {} not applicable)",
-        retained.revision, tried.size(), pairs_tried, not_applicable);
-    return p;
-  }
+// Descending by value, then by key.
+void sort_desc(std::vector<std::pair<double, std::string>>& v) {
+  std::sort(v.begin(), v.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+}
 
-  // Target metrics: those the move is expected to bring closest, else the largest gaps.
+// Target metrics: up to two the move is expected to bring closest, else the two largest gaps.
+std::vector<std::string> target_metrics(const std::map<std::string, double>& gaps, const Move& chosen) {
   std::vector<std::pair<double, std::string>> gains;
   for (const auto& [key, g] : gaps) {
     auto it = chosen.response.find(key);
     const double r = it == chosen.response.end() ? 0.0 : it->second;
     gains.push_back({std::min(1.0, std::fabs(g)) - std::min(1.0, std::fabs(g + r)), key});
   }
-  std::sort(gains.begin(), gains.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  sort_desc(gains);
+  std::vector<std::string> out;
   for (const auto& [g, key] : gains)
-    if (g > 0 && p.target_metrics.size() < 2) p.target_metrics.push_back(key);
-  if (p.target_metrics.empty()) {
-    std::vector<std::pair<double, std::string>> by_gap;
-    for (const auto& [key, g] : gaps) by_gap.push_back({std::fabs(g), key});
-    std::sort(by_gap.begin(), by_gap.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    for (size_t i = 0; i < by_gap.size() && i < 2; ++i) p.target_metrics.push_back(by_gap[i].second);
-  }
+    if (g > 0 && out.size() < 2) out.push_back(key);
+  if (!out.empty()) return out;
+  std::vector<std::pair<double, std::string>> by_gap;
+  for (const auto& [key, g] : gaps) by_gap.push_back({std::fabs(g), key});
+  sort_desc(by_gap);
+  for (size_t i = 0; i < by_gap.size() && i < 2; ++i) out.push_back(by_gap[i].second);
+  return out;
+}
 
+std::string rationale(const Move& chosen, const std::vector<std::string>& targets_in,
+                      const std::map<std::string, double>& gaps, OpFamily family, size_t revisions,
+                      const std::string& mode) {
   std::string steps_text;
   for (const auto& s : chosen.steps)
     steps_text += (steps_text.empty() ? "" : " + ") + s.axis + " (" + s.direction + ")";
   std::string targets;
-  for (const auto& t : p.target_metrics) {
+  for (const auto& t : targets_in) {
     auto it = gaps.find(t);
-    targets += fmt::format("{}{} gap {:+.3f}", targets.empty() ? "" : ", ", t,
-                           it == gaps.end() ? 0.0 : it->second);
+    targets += fmt::format("{}{} gap {:+.3f}", targets.empty() ? "" : ", ", t, it == gaps.end() ? 0.0 : it->second);
   }
+  return fmt::format("{}: expected ΔD {:+.4f} from the {} response map (prior + {} recorded "
+                     "revisions); targets {}",
+                     steps_text, -chosen.gain, op_family_name(family), revisions, targets.empty() ? "none" : targets) +
+         "; " + mode;
+}
+
+}  // namespace
+
+Proposal BuiltinAgent::propose(const AgentInput& in) {
+  const RevisionEntry& retained = *in.retained;
+  const OpFamily family = op_family(in.context->op);
+  const std::map<std::string, double> gaps = signed_gaps(retained.signature, *in.reference);
+  const Tried tried = tried_from(retained, *in.history);
+  const Search search{space_, in, tried, gaps};
+
+  int not_applicable = 0;
+  std::vector<Move> moves = single_moves(search, &not_applicable);
+  std::string mode = fmt::format("single axis; {} untried applicable moves from r{}", moves.size(), retained.revision);
+  if (moves.empty() && tried.pairs < max_pairs_) {
+    // Single axes stopped helping: combine two (paper §3.6).
+    moves = pair_moves(search);
+    mode = fmt::format("two axes: every single move from r{} was tried without a retain", retained.revision);
+  }
+  Proposal p;
+  if (moves.empty()) {
+    p.stop = true;
+    p.stop_reason = fmt::format(
+        "no applicable axis in either direction lowers D from r{} ({} moves tried from it, {} "
+        "pairs, {} not applicable)",
+        retained.revision, tried.keys.size(), tried.pairs, not_applicable);
+    return p;
+  }
+  const Move chosen = *std::min_element(moves.begin(), moves.end(), better);
+  p.target_metrics = target_metrics(gaps, chosen);
   p.axes = chosen.steps;
   p.design = chosen.design;
-  p.rationale = fmt::format("{}: expected ΔD {:+.4f} from the {} response map (prior + {} recorded "
-                            "revisions); targets {}",
-                            steps_text, -chosen.gain, op_family_name(family), history.size(),
-                            targets.empty() ? "none" : targets) +
-                "; " + mode;
+  p.rationale = rationale(chosen, p.target_metrics, gaps, family, in.history->size(), mode);
   p.same_kernel =
       "the generator re-renders the same operator at the profiled shape from the retained design "
       "with only the named axis changed; engine class, data types, block size and shape are kept "

@@ -1,97 +1,48 @@
 #include "axis_steps.h"
 
-#include <algorithm>
-#include <cstdint>
-#include <functional>
-#include <initializer_list>
+#include <fmt/format.h>
+
+#include "vxsynth/core/metrics.h"
 
 namespace vxsynth::refine {
 namespace {
 
-using codegen::Axes;
-
-// ---------------------------------------------------------------- axis steps (one table)
-//
-// Each axis: the variants of a forward step, tried in order, first valid wins; reverse uses the
-// inverse variants. Block size is fixed (paper §3.4), so a tile change that alters the thread count
-// moves the register micro-tile with it.
-
-using Variant = std::function<bool(Axes&)>;  // false = cannot move this way
-
-bool scale(uint32_t& v, bool up, uint32_t lo = 1) {
-  if (up) {
-    v *= 2;
-    return true;
-  }
-  if (v / 2 < lo) return false;
-  v /= 2;
-  return true;
-}
-
-template <typename E>
-bool cycle(E& v, std::initializer_list<E> order, bool up) {
-  auto it = std::find(order.begin(), order.end(), v);
-  if (it == order.end()) return false;
-  if (up) {
-    if (it + 1 == order.end()) return false;
-    v = *(it + 1);
-  } else {
-    if (it == order.begin()) return false;
-    v = *(it - 1);
-  }
-  return true;
+// The row of a refinable axis key, or nullptr.
+const codegen::AxisInfo* refinable_row(const std::string& key) {
+  const auto id = codegen::find_axis(key);
+  if (!id || codegen::axis_info(*id).fixed_at_seed) return nullptr;
+  return &codegen::axis_info(*id);
 }
 
 }  // namespace
 
-const std::vector<AxisStepRow>& step_table() {
-  static const std::vector<AxisStepRow> rows = {
-      {"tile",
-       {[](Axes& a, bool f) { return scale(a.tile.k, f); },  // reduction depth
-        [](Axes& a, bool f) {                               // aspect, same area
-          return f ? scale(a.tile.m, true) && scale(a.tile.n, false) && scale(a.reg_tile.m, true) &&
-                         scale(a.reg_tile.n, false)
-                   : scale(a.tile.m, false) && scale(a.tile.n, true) &&
-                         scale(a.reg_tile.m, false) && scale(a.reg_tile.n, true);
-        }}},
-      {"reg_tile",
-       {[](Axes& a, bool f) { return scale(a.reg_tile.m, f) && scale(a.tile.m, f); },
-        [](Axes& a, bool f) { return scale(a.reg_tile.n, f) && scale(a.tile.n, f); }}},
-      {"prefetch", {[](Axes& a, bool f) { return a.prefetch != f ? (a.prefetch = f, true) : false; }}},
-      {"smem_stage",
-       {[](Axes& a, bool f) { return a.smem_stage != f ? (a.smem_stage = f, true) : false; }}},
-      {"read_once",
-       {[](Axes& a, bool f) { return a.read_once != f ? (a.read_once = f, true) : false; }}},
-      {"lane_map",
-       {[](Axes& a, bool f) {
-         const auto want = f ? codegen::LaneMap::kContiguous : codegen::LaneMap::kStrided;
-         return a.lane_map != want ? (a.lane_map = want, true) : false;
-       }}},
-      {"tensor_core",
-       {[](Axes& a, bool f) {
-         using S = codegen::FragShape;
-         return a.tensor_core.enabled &&
-                cycle(a.tensor_core.shape, {S::kM16N16K8, S::kM16N16K16, S::kM32N8K16, S::kM8N32K16}, f);
-       }}},
-      {"split_k", {[](Axes& a, bool f) { return scale(a.split_k, f); }}},
-      {"block_decomp",
-       {[](Axes& a, bool f) {
-         if (f) {
-           a.warp_rows = a.warp_rows == 0 ? 1 : a.warp_rows * 2;
-           return true;
-         }
-         if (a.warp_rows == 0) return false;
-         a.warp_rows = a.warp_rows == 1 ? 0 : a.warp_rows / 2;
-         return true;
-       }}},
-      {"boundary",
-       {[](Axes& a, bool f) {
-         using B = codegen::Boundary;
-         return cycle(a.boundary, {B::kGuard, B::kClamp, B::kExact}, f);
-       }}},
-  };
-  return rows;
+std::vector<std::string> refinable_axis_keys() {
+  std::vector<std::string> out;
+  for (const auto& row : codegen::kAxisTable)
+    if (!row.fixed_at_seed) out.emplace_back(row.key);
+  return out;
 }
 
+std::optional<nlohmann::json> step_design(const nlohmann::json& design, const AxisStep& step,
+                                          const codegen::FixedProperties& fixed, std::string* why_not) {
+  const codegen::AxisInfo* row = refinable_row(step.axis);
+  if (row == nullptr) {
+    *why_not = fmt::format("'{}' is not a refinable axis", step.axis);
+    return std::nullopt;
+  }
+  const codegen::DesignPoint base = codegen::design_point_from_json(design);
+  const auto next = codegen::step_axis(base, row->id, step.direction == "forward", fixed, why_not);
+  if (!next) return std::nullopt;
+  return codegen::to_json(*next);
+}
+
+std::map<std::string, double> axis_prior_response(const std::string& axis, core::OpKind op) {
+  std::map<std::string, double> out;
+  const auto id = codegen::find_axis(axis);
+  if (!id) return out;
+  for (const auto& [metric, response] : codegen::prior_response(*id, op))
+    out[std::string(core::metric_def(metric).key)] = response;
+  return out;
+}
 
 }  // namespace vxsynth::refine

@@ -1,19 +1,29 @@
 #pragma once
-// The built-in agent's axis steps: one row per refinable axis, each with the variants of a step.
+// The refine side of codegen's axis table (kAxisTable, codegen/src/axis_table.cc): the design
+// space reaches the axes through these, by the keys revision records use ("tile", "split_k", …).
 
-#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "vxsynth/codegen/design_point.h"
+#include "vxsynth/refine/record.h"
 
 namespace vxsynth::refine {
 
-struct AxisStepRow {
-  const char* axis;
-  std::vector<std::function<bool(codegen::Axes&, bool forward)>> variants;
-};
+/// Keys of the axes not fixed at seed, in table order.
+[[nodiscard]] std::vector<std::string> refinable_axis_keys();
 
-// The rows, in the order the design space lists its refinable axes.
-const std::vector<AxisStepRow>& step_table();
+/// `design` moved one step along `step` (direction "forward", else reverse) by the axis's row:
+/// nullopt with `why_not` set when the axis is unknown or fixed at seed, at its bound, or the
+/// result is invalid or breaks `fixed`.
+[[nodiscard]] std::optional<nlohmann::json> step_design(const nlohmann::json& design, const AxisStep& step,
+                                                        const codegen::FixedProperties& fixed, std::string* why_not);
+
+/// The axis row's forward prior response on operator kind `op`, metric key → response; empty
+/// for an unknown key.
+[[nodiscard]] std::map<std::string, double> axis_prior_response(const std::string& axis, core::OpKind op);
 
 }  // namespace vxsynth::refine

@@ -38,36 +38,15 @@ class CodegenSpace : public DesignSpace {
 
   json seed_design() const override { return codegen::to_json(seed_); }
 
-  std::vector<std::string> refinable_axes() const override {
-    std::vector<std::string> out;
-    for (const auto& row : step_table()) out.emplace_back(row.axis);
-    return out;
-  }
+  std::vector<std::string> refinable_axes() const override { return refinable_axis_keys(); }
 
   std::optional<json> apply(const json& design, const AxisStep& step,
                             std::string* why_not) const override {
-    const codegen::DesignPoint base = codegen::design_point_from_json(design);
-    const AxisStepRow* row = nullptr;
-    for (const auto& r : step_table())
-      if (step.axis == r.axis) row = &r;
-    if (row == nullptr) {
-      *why_not = fmt::format("'{}' is not a refinable axis", step.axis);
-      return std::nullopt;
-    }
-    std::string reasons;
-    for (const auto& variant : row->variants) {
-      codegen::DesignPoint p = base;
-      if (!variant(p.axes, step.direction == "forward")) {
-        reasons += "at its bound; ";
-        continue;
-      }
-      std::string err = codegen::validation_errors(p);
-      if (err.empty()) err = codegen::fixed_property_violations(p, seed_.fixed);
-      if (err.empty()) return codegen::to_json(p);
-      reasons += err + "; ";
-    }
-    *why_not = reasons;
-    return std::nullopt;
+    return step_design(design, step, seed_.fixed, why_not);
+  }
+
+  std::map<std::string, double> prior_response(const std::string& axis) const override {
+    return axis_prior_response(axis, ctx_.op);
   }
 
   SourceTree render(const json& design) const override {

@@ -8,6 +8,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,36 +20,17 @@
 #include "vxsynth/check/op_spec.h"
 #include "vxsynth/check/precision.h"
 #include "vxsynth/core/context.h"
+#include "vxsynth/core/signature.h"
 
 namespace vxsynth::codegen {
 
-/// The twelve axes, in the order of docs/signature-and-tolerances.md §3 (ids are stable).
+/// The twelve axes of paper Table 3, in the order of docs/signature-and-tolerances.md §3 (ids are
+/// stable; the axis table below is in this order).
 enum class AxisId : uint8_t {
   kTile, kRegTile, kPrefetch, kSmemStage, kReadOnce, kLaneMap,
   kTensorCore, kFusedAct, kSplitK, kBlockDecomp, kBoundary, kKRange,
 };
 inline constexpr int kNumAxes = 12;
-
-/// One row of the axis table.
-struct AxisInfo {
-  AxisId id;
-  std::string_view key;         ///< stable id (JSON key, revision records, response map)
-  std::string_view name;        ///< paper Table 3 name
-  std::string_view parameters;  ///< parameters and their ranges in this generator
-  std::string_view direction;   ///< what each direction of a change means
-  std::string_view metrics;     ///< metrics the axis is expected to move (paper §4.3, Fig. 4)
-  std::string_view cuda;        ///< CUDA construct
-  std::string_view vortex;      ///< Vortex construct (§3 of the contract)
-  bool fixed_at_seed;           ///< decided by op and shape at seed (paper §4.3), not refined
-};
-
-/// THE axis table (one table for the concept).
-extern const std::array<AxisInfo, kNumAxes> kAxisTable;
-
-/// Row of `id`.
-[[nodiscard]] const AxisInfo& axis_info(AxisId id);
-/// Parses an axis key ("tile", "split_k", …); throws vxsynth::Error naming the bad key.
-[[nodiscard]] AxisId axis_from_key(std::string_view key);
 
 /// The four properties fixed before refinement (paper Table 4; contract §2). Every candidate of
 /// a chain keeps them; validation compares a point's derived engine/types/block/shape with these.
@@ -114,6 +98,69 @@ struct DesignPoint {
   Axes axes;
 };
 
+/// A row of the built-in agent's prior response map (paper §4.3 Fig. 4 and §4.4): the expected
+/// signed response of `metric` (with the metric's distance transform, paper §4.3) when the axis
+/// moves one step forward; reverse is the negation.
+struct AxisPrior {
+  std::optional<core::OpKind> op;  ///< the operator kind the row is for; nullopt: every kind
+  core::MetricId metric;
+  double response;
+  std::string_view source;         ///< the paper statement the value comes from
+};
+
+/// Moves `a` one step forward or in reverse; false when it cannot move that way (at a bound, or
+/// not expressible in the point's engine class). The caller validates the result.
+using AxisStepFn = bool (*)(Axes& a, bool forward);
+/// The axis's value in the design point's JSON (`axes.<key>`).
+using AxisToJsonFn = nlohmann::json (*)(const Axes& a);
+/// Reads the axis's value `v` (found at field path `where`, e.g. "axes.tile") into `a`; throws
+/// vxsynth::Error naming the field.
+using AxisFromJsonFn = void (*)(const nlohmann::json& v, std::string_view where, Axes& a);
+/// Appends the axis's reasons (text after "<key>: ") for `p` to `out`. `bounds` checks the axis's
+/// own value ranges; `check` (run only when every axis is within its bounds) its constraints
+/// with the other axes and the fixed properties.
+using AxisCheckFn = void (*)(const DesignPoint& p, std::vector<std::string>& out);
+
+/// One row of the axis table: what the axis is (paper Table 3), how it is stored, validated,
+/// stepped during refinement, what the built-in agent expects it to move, and what each emitter
+/// renders for it.
+struct AxisInfo {
+  AxisId id;
+  std::string_view key;         ///< stable id (JSON key, revision records, reason prefix)
+  std::string_view name;        ///< paper Table 3 name
+  std::string_view json_fields; ///< fields of `axes.<key>` (or the scalar itself)
+  std::string_view parameters;  ///< parameters and their ranges in this generator
+  std::string_view direction;   ///< what each direction of a change means
+  std::string_view metrics;     ///< metrics the axis is expected to move (paper §4.3, Fig. 4)
+  std::string_view cuda;        ///< CUDA construct
+  std::string_view vortex;      ///< Vortex construct (docs/codegen.md "paired constructs")
+  std::string_view emitters;    ///< the emitter functions that render it (codegen/src/emit_common.h)
+  bool fixed_at_seed;           ///< decided by op and shape at seed (paper §4.3), not refined
+  AxisToJsonFn to_json;
+  AxisFromJsonFn from_json;
+  AxisCheckFn bounds;
+  AxisCheckFn check;
+  std::span<const AxisStepFn> steps;    ///< refinement variants, tried in order (first valid wins)
+  std::span<const AxisPrior> priors;    ///< the agent's prior rows (empty when fixed at seed)
+};
+
+/// THE axis table (one table for the concept), in AxisId order.
+extern const std::array<AxisInfo, kNumAxes> kAxisTable;
+
+/// Row of `id`.
+[[nodiscard]] const AxisInfo& axis_info(AxisId id);
+/// Parses an axis key ("tile", "split_k", …); throws vxsynth::Error naming the bad key.
+[[nodiscard]] AxisId axis_from_key(std::string_view key);
+/// The axis of `key`, or nullopt.
+[[nodiscard]] std::optional<AxisId> find_axis(std::string_view key);
+/// Forward prior response of `axis` on an operator of kind `op`, metric → response: the
+/// all-kinds rows, each overridden by a row for `op` on the same metric.
+[[nodiscard]] std::map<core::MetricId, double> prior_response(AxisId axis, core::OpKind op);
+/// `p` moved one step along `axis` (forward or reverse): the first variant of the axis's steps
+/// that moves and leaves a valid point keeping `fixed`; nullopt with `why_not` set otherwise.
+[[nodiscard]] std::optional<DesignPoint> step_axis(const DesignPoint& p, AxisId axis, bool forward,
+                                                   const FixedProperties& fixed, std::string* why_not);
+
 /// The op seen as a batched GEMM C[z][M][N] = A[z][M][K]·B[z][K][N] (conv: implicit GEMM with
 /// M = K_out/groups, N = N·P·Q, K = (C/groups)·R·S, z = group).
 struct GemmView {
@@ -132,6 +179,8 @@ struct GemmView {
 /// Shared/local memory bytes one block uses (operand tiles; + the fp32 accumulator staging tile
 /// on tensor-core paths).
 [[nodiscard]] uint32_t smem_bytes(const DesignPoint& p);
+/// The same on the Vortex side (local memory; 16-bit operands on tensor-core paths).
+[[nodiscard]] uint32_t vortex_local_mem_bytes(const DesignPoint& p);
 /// Number of kernel launches (1, or 2 with split-K or a separate epilogue).
 [[nodiscard]] int launches(const DesignPoint& p);
 
@@ -140,15 +189,17 @@ inline constexpr uint32_t kCudaWarp = 32;
 /// CUDA static shared memory limit per block: 48 KiB.
 inline constexpr uint32_t kCudaStaticSmem = 48 * 1024;
 
-/// Checks every fixed property and constraint. Returns the empty string when the point is valid,
-/// else the reasons (one per line, each starting with the axis key or "fixed:").
+/// Checks every fixed property, then every axis row's bounds and (when all are in bounds) its
+/// constraints. Returns the empty string when the point is valid, else the reasons (one per line,
+/// each starting with the axis key, "fixed:" or "vortex:").
 [[nodiscard]] std::string validation_errors(const DesignPoint& p);
 /// Throws vxsynth::Error with validation_errors(p) when non-empty.
 void validate(const DesignPoint& p);
 /// Checks that `p` keeps the four fixed properties of `ref`; returns reasons (empty if kept).
 [[nodiscard]] std::string fixed_property_violations(const DesignPoint& p, const FixedProperties& ref);
 
-/// JSON form (all axes by their table key). from_json throws vxsynth::Error naming the field.
+/// JSON form (each axis under its table key, written and read by its row). from_json throws
+/// vxsynth::Error naming the field.
 [[nodiscard]] nlohmann::json to_json(const DesignPoint& p);
 [[nodiscard]] DesignPoint design_point_from_json(const nlohmann::json& j);
 

@@ -32,7 +32,8 @@ enum class OpFamily : uint8_t { kLinear, kMatmul, kConv1d, kConv2d };
 [[nodiscard]] const char* op_family_name(OpFamily f);
 
 /// What the built-in agent needs from the candidate generator: a design point (JSON, opaque to
-/// the agent), how to move it along an axis, and how to render it.
+/// the agent), its axes (opaque keys), how to move it along an axis, what a move is expected to
+/// change, and how to render it.
 class DesignSpace {
  public:
   virtual ~DesignSpace() = default;
@@ -47,6 +48,10 @@ class DesignSpace {
   [[nodiscard]] virtual std::optional<nlohmann::json> apply(const nlohmann::json& design,
                                                             const AxisStep& step,
                                                             std::string* why_not) const = 0;
+  /// Prior expected signed response (metric key → response, with the metric's distance transform,
+  /// paper §4.3) of moving `axis` one step forward on this space's operator; reverse is the
+  /// negation. Empty when the generator states none.
+  [[nodiscard]] virtual std::map<std::string, double> prior_response(const std::string& axis) const = 0;
   /// The candidate pair's files for a design.
   [[nodiscard]] virtual SourceTree render(const nlohmann::json& design) const = 0;
 };
@@ -89,23 +94,12 @@ class Agent {
   [[nodiscard]] virtual Proposal propose(const AgentInput& in) = 0;
 };
 
-/// One row of the prior response map: expected signed response of `metric` (with the distance
-/// transform, paper §4.3) when `axis` is applied forward on op family `family` ("*" = all).
-struct AxisPrior {
-  const char* axis;
-  const char* family;
-  const char* metric;
-  double response;
-  const char* source;
-};
-/// The prior table (paper §4.3 and §4.4 text; see agent.cc for the source of each row).
-[[nodiscard]] const std::vector<AxisPrior>& axis_prior_table();
-
-/// Expected signed per-metric response of a move (metric key → response), blending the prior
-/// (one pseudo-observation) with the single-axis responses observed in `history` for the same
-/// axis and direction (reverse observations count negated for the forward direction).
+/// Expected signed per-metric response of a move (metric key → response), blending the axis's
+/// forward prior `prior` (DesignSpace::prior_response; one pseudo-observation, negated for
+/// reverse) with the single-axis responses observed in `history` for the same axis (reverse
+/// observations count negated for the forward direction).
 [[nodiscard]] std::map<std::string, double> expected_response(
-    OpFamily family, const AxisStep& step, const std::vector<RevisionEntry>& history);
+    const std::map<std::string, double>& prior, const AxisStep& step, const std::vector<RevisionEntry>& history);
 
 /// Expected D reduction of applying `response` to a design whose signed gaps to the reference
 /// are `gaps` (metric key → signed response of candidate vs reference): mean over the gap

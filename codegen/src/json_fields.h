@@ -1,0 +1,63 @@
+#pragma once
+// Internal: typed reads of design-point JSON fields and the string ids of the axis value enums,
+// with errors that name the field (docs/codegen.md "Design point JSON").
+
+#include <fmt/format.h>
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "vxsynth/common/error.h"
+
+namespace vxsynth::codegen::detail {
+
+/// Field `key` of object `j` at path `where`; throws naming "where.key" when absent.
+inline const nlohmann::json& at(const nlohmann::json& j, std::string_view key, std::string_view where) {
+  if (!j.is_object() || !j.contains(key)) throw make_error("design point: missing field '{}.{}'", where, key);
+  return j.at(key);
+}
+
+/// `v` (the field at path `field`) as a T; throws naming the field when it has another type.
+template <typename T>
+T as(const nlohmann::json& v, std::string_view field) {
+  try {
+    return v.get<T>();
+  } catch (const nlohmann::json::exception& ex) {
+    throw make_error("design point: field '{}' has the wrong type: {}", field, ex.what());
+  }
+}
+
+/// Field `key` of `j` (at path `where`) as a T.
+template <typename T>
+T get(const nlohmann::json& j, std::string_view key, std::string_view where) {
+  return as<T>(at(j, key, where), fmt::format("{}.{}", where, key));
+}
+
+/// An enum's string ids: (value, id) pairs.
+template <typename E, size_t N>
+using Names = std::array<std::pair<E, std::string_view>, N>;
+
+template <typename E, size_t N>
+std::string_view name_of(const Names<E, N>& t, E v) {
+  for (const auto& [e, n] : t) {
+    if (e == v) return n;
+  }
+  return "?";
+}
+
+/// The value of string field `field` (JSON `v`) among `t`'s ids; throws listing the allowed ids.
+template <typename E, size_t N>
+E parse(const Names<E, N>& t, const nlohmann::json& v, std::string_view field) {
+  const auto s = as<std::string>(v, field);
+  for (const auto& [e, n] : t) {
+    if (n == s) return e;
+  }
+  std::string allowed;
+  for (const auto& [e, n] : t) allowed += fmt::format("{}{}", allowed.empty() ? "" : ", ", n);
+  throw make_error("design point: field '{}' has unknown value '{}' (allowed: {})", field, s, allowed);
+}
+
+}  // namespace vxsynth::codegen::detail

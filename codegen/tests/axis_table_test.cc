@@ -1,0 +1,138 @@
+// The axis table (codegen/src/axis_table.cc) against its own promises: rows in AxisId order, every
+// refinable axis with steps and prior rows, every step's result surviving the JSON round trip and
+// either validating or being rejected with reasons that each start with an axis key of the table.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "test_points.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/common/error.h"
+
+namespace vxsynth::codegen {
+namespace {
+
+using testing_points::all_cases;
+
+TEST(AxisTable, RowsAreInEnumOrderWithUniqueKeys) {
+  std::set<std::string_view> keys;
+  for (size_t i = 0; i < kAxisTable.size(); ++i) {
+    const AxisInfo& row = kAxisTable[i];
+    EXPECT_EQ(static_cast<size_t>(row.id), i) << row.key;
+    EXPECT_EQ(&axis_info(row.id), &row);
+    EXPECT_EQ(find_axis(row.key), row.id);
+    EXPECT_TRUE(keys.insert(row.key).second) << "duplicate key " << row.key;
+    EXPECT_FALSE(row.json_fields.empty() || row.cuda.empty() || row.vortex.empty() || row.emitters.empty()) << row.key;
+    EXPECT_TRUE(row.to_json && row.from_json && row.bounds && row.check) << row.key;
+  }
+  EXPECT_EQ(find_axis("unroll"), std::nullopt);
+}
+
+TEST(AxisTable, RefinableAxesHaveStepsAndPriorsFixedOnesNone) {
+  for (const AxisInfo& row : kAxisTable) {
+    SCOPED_TRACE(std::string(row.key));
+    EXPECT_EQ(row.fixed_at_seed, row.steps.empty());
+    EXPECT_EQ(row.fixed_at_seed, row.priors.empty());
+    for (const AxisPrior& prior : row.priors) {
+      EXPECT_FALSE(prior.source.empty());
+      EXPECT_NE(prior.response, 0.0);
+      EXPECT_LE(std::abs(prior.response), 1.0);  // a distance-transformed response (paper §4.3)
+    }
+  }
+}
+
+TEST(AxisTable, PriorResponseResolvesOperatorRows) {
+  // The paper's numbers (§4.3, §4.4 r3) and the conv1d sign of tile on coalescing.
+  EXPECT_DOUBLE_EQ(prior_response(AxisId::kReadOnce, core::OpKind::kMatmul).at(core::MetricId::kL1HitRate), 0.52);
+  EXPECT_DOUBLE_EQ(prior_response(AxisId::kSmemStage, core::OpKind::kLinear).at(core::MetricId::kCoalescing), 0.56);
+  EXPECT_DOUBLE_EQ(prior_response(AxisId::kTile, core::OpKind::kLinear).at(core::MetricId::kCoalescing), 0.06);
+  EXPECT_DOUBLE_EQ(prior_response(AxisId::kTile, core::OpKind::kBmm).at(core::MetricId::kCoalescing), 0.06);
+  EXPECT_DOUBLE_EQ(prior_response(AxisId::kTile, core::OpKind::kConv1d).at(core::MetricId::kCoalescing), -0.06);
+  EXPECT_EQ(prior_response(AxisId::kTile, core::OpKind::kConv1d).size(), 3u);
+  EXPECT_TRUE(prior_response(AxisId::kKRange, core::OpKind::kLinear).empty());
+}
+
+// Axis keys that start the lines of a validation_errors() text ("fixed"/"vortex" included).
+std::set<std::string> reason_keys(const std::string& errors) {
+  std::set<std::string> keys;
+  std::istringstream lines(errors);
+  for (std::string line; std::getline(lines, line);) keys.insert(line.substr(0, line.find(':')));
+  return keys;
+}
+
+// Every variant of every refinable axis in each direction, applied to every test point (and the
+// opposite direction applied to each valid result).
+TEST(AxisTable, EveryStepSurvivesJsonAndValidatesOrNamesItsAxes) {
+  std::map<std::string, std::array<int, 2>> moved;  // axis → valid moves [forward, reverse]
+  for (const auto& c : all_cases()) {
+    SCOPED_TRACE(c.name);
+    ASSERT_EQ(validation_errors(c.point), "");
+    for (const AxisInfo& row : kAxisTable) {
+      for (const bool forward : {true, false}) {
+        for (const AxisStepFn step : row.steps) {
+          DesignPoint q = c.point;
+          if (!step(q.axes, forward)) continue;
+          const nlohmann::json j = to_json(q);
+          EXPECT_EQ(to_json(design_point_from_json(j)), j) << row.key;
+          const std::string errors = validation_errors(q);
+          if (errors.empty()) {
+            EXPECT_NE(j, to_json(c.point)) << row.key << " moved without changing the point";
+            auto& count = moved[std::string(row.key)];
+            ++count[forward ? 0 : 1];
+            // The other direction of the same variant undoes the move.
+            DesignPoint back = q;
+            ASSERT_TRUE(step(back.axes, !forward)) << row.key;
+            EXPECT_EQ(to_json(back), to_json(c.point)) << row.key;
+            if (validation_errors(back).empty()) ++count[forward ? 1 : 0];
+            continue;
+          }
+          // A constraint between two axes is reported once, by the row that owns it (read_once
+          // "excludes smem_stage", tensor_core "fragment does not divide tile"), so the reasons
+          // name the stepped axis or the axis it collides with: always axes of the table.
+          const auto keys = reason_keys(errors);
+          EXPECT_FALSE(keys.empty()) << row.key;
+          for (const auto& key : keys) EXPECT_TRUE(key == "fixed" || key == "vortex" || find_axis(key)) << key;
+        }
+      }
+    }
+  }
+  for (const AxisInfo& row : kAxisTable) {
+    if (row.fixed_at_seed) continue;
+    EXPECT_GT(moved[std::string(row.key)][0], 0) << row.key << " never moves forward";
+    EXPECT_GT(moved[std::string(row.key)][1], 0) << row.key << " never moves in reverse";
+  }
+}
+
+// step_axis (what refinement calls) takes the first variant that moves to a valid point.
+TEST(AxisTable, StepAxisTakesTheFirstValidVariant) {
+  for (const auto& c : all_cases()) {
+    SCOPED_TRACE(c.name);
+    for (const AxisInfo& row : kAxisTable) {
+      for (const bool forward : {true, false}) {
+        std::optional<DesignPoint> want;
+        for (const AxisStepFn step : row.steps) {
+          DesignPoint q = c.point;
+          if (step(q.axes, forward) && validation_errors(q).empty()) {
+            want = q;
+            break;
+          }
+        }
+        std::string why;
+        const auto got = step_axis(c.point, row.id, forward, c.point.fixed, &why);
+        ASSERT_EQ(got.has_value(), want.has_value()) << row.key << ": " << why;
+        if (got) {
+          EXPECT_EQ(to_json(*got), to_json(*want)) << row.key;
+        } else {
+          EXPECT_FALSE(why.empty()) << row.key;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vxsynth::codegen
