@@ -29,7 +29,7 @@ foreach(_tool VX_CXX VX_CC VX_OBJDUMP VX_OBJCOPY VX_READELF VX_AR)
   endif()
 endforeach()
 
-# Architecture: RV32IMAF, ILP32F, no C extension (Vortex 2.x has no RVC; vortex-2x.md §1.1).
+# Architecture: RV32IMAF, ILP32F, no C extension (Vortex 2.x has no RVC; docs/vortex.md §1.1).
 set(VX_ARCH_FLAGS -march=rv32imaf -mabi=ilp32f)
 
 execute_process(COMMAND ${VX_CC} -print-file-name=picolibc.specs
@@ -45,7 +45,7 @@ if(VX_MULTILIB MATCHES "^rv(32|64)[^/]*c")
 endif()
 message(STATUS "Vortex kernels: ${VX_CXX} + picolibc, multilib ${VX_MULTILIB}")
 
-# Compile flags shared by the SDK library and every kernel (vortex-2x.md §4.5, §12):
+# Compile flags shared by the SDK library and every kernel (docs/vortex.md §4.5, §12):
 #  -O3 -mcmodel=medany -ffunction/data-sections  as Vortex's kernel build
 #  -fno-jump-tables   a thread-dependent switch must not become an indirect jump (wrong results)
 #  -fno-thread-jumps  jump threading duplicates a SPLIT/PRED into both outcomes of the lane

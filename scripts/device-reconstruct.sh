@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CUDA-first reconstruction on a lent GPU machine (issue 7, "GPU evidence"): unpacks the
+# CUDA-first reconstruction on a lent GPU machine (docs/reconstruct.md "GPU evidence"): unpacks the
 # bundle made by scripts/device-pack.sh, points its sdk.mk at the unpacked toolchain, and runs
 # `vxsynth reconstruct --profile ncu` for several reference kernels at once. Their CPU work
 # (nvcc, riscv gcc, vxsim) runs in parallel; their ncu runs are serialised through a flock

@@ -10,7 +10,7 @@ namespace vxsynth::check {
 namespace {
 
 TEST(Precision, TableMatchesContract) {
-  // docs/signature-and-tolerances.md §4.
+  // docs/signature.md §4.
   EXPECT_EQ(tolerance(PrecisionPath::kFp32, CheckKind::kSourceOutput).atol, 1e-5);
   EXPECT_EQ(tolerance(PrecisionPath::kFp32, CheckKind::kCandidate).rtol, 1e-4);
   EXPECT_EQ(tolerance(PrecisionPath::kTf32, CheckKind::kSourceOutput).rtol, 2e-2);

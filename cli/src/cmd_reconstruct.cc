@@ -1,6 +1,6 @@
 // vxsynth reconstruct BUNDLE --kernel ID [--agent builtin|cmd:"…"] [--profile ncu|vxsim]
 //   [--budget N] [--resume] [--seed S] -o DIR: the refinement loop (paper §3.6, Fig. 2;
-//   docs/reconstruct.md). Owned by refine/.
+//   docs/reconstruct.md). The loop itself is refine/.
 #include <unistd.h>
 
 #include <cstdlib>

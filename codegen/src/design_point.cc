@@ -40,7 +40,7 @@ std::array<uint32_t, 3> frag_dims(FragShape s) {
 
 std::array<uint32_t, 3> vortex_tcu_tile(uint32_t threads) {
   if (!pow2(threads) || threads < 2 || threads > 32) {
-    throw make_error("Vortex TCU: warp width {} not in {{2, 4, 8, 16, 32}} (vortex-2x.md §7.1)", threads);
+    throw make_error("Vortex TCU: warp width {} not in {{2, 4, 8, 16, 32}} (docs/vortex.md §7.1)", threads);
   }
   const uint32_t cap = threads * 8;  // NR = 8 registers per fragment
   uint32_t lg = 0;
@@ -128,7 +128,7 @@ bool fixed_errors(const DesignPoint& p, std::string& e) {
                      bs, vx.warps, vx.threads));
   }
   if (vx.warps > 32 || vx.threads > 32) {
-    fail(fmt::format("vortex: {} warps x {} threads exceeds 32 x 32 (vortex-2x.md §8.1)", vx.warps, vx.threads));
+    fail(fmt::format("vortex: {} warps x {} threads exceeds 32 x 32 (docs/vortex.md §8.1)", vx.warps, vx.threads));
   }
   return true;
 }

@@ -1,4 +1,4 @@
-// vxsynth_gpu_compare PACK_DIR SDK_DIR: the CUDA <-> Vortex candidate check (contract §4) on the same
+// vxsynth_gpu_compare PACK_DIR SDK_DIR: the CUDA <-> Vortex candidate check (docs/signature.md §4) on the same
 // inputs. For every <name>/ of a `vxsynth_gpu_pack --test-points` pack whose data/cuda_out.bin came
 // back from the GPU (driver -d data, renamed), renders the Vortex candidate of <name>/point.json,
 // runs it on vxsim (strict divergence) on <name>/data, and compares its out.bin with the CUDA output

@@ -6,7 +6,7 @@ candidate.cu, driver.cu and point.json). For each point (by default only the `*_
 
 1. builds driver.cu with nvcc for sm_90 (all points in parallel, --jobs);
 2. draws fresh seeded inputs with torch, scaled like the workload (activations N(0,1), weights and
-   bias N(0, 1/fan_in); docs: /work/shared/docs/signature-and-tolerances.md §4), rounded to the
+   bias N(0, 1/fan_in); docs: docs/signature.md §4), rounded to the
    stored type of the path (fp32, or bf16 on the BF16 path);
 3. writes them as raw little-endian files <operand>.bin in the driver's operand order and dtype
    (linear: x[M,K], weight[N,K], bias[N]; matmul/bmm: a[Z,M,K], b[Z,K,N] with the batch strides of
@@ -40,7 +40,7 @@ import torch
 import torch.nn.functional as F
 
 # Source-output tolerances (atol, rtol): copy of kPrecisionTable in
-# check/include/vxsynth/check/precision.h (doc: signature-and-tolerances.md §4). The driver prints
+# check/include/vxsynth/check/precision.h (doc: docs/signature.md §4). The driver prints
 # its own tolerance line too; `main` cross-checks against it.
 TOL = {"fp32": (1e-5, 1e-4), "tf32": (1e-3, 2e-2), "bf16": (1e-2, 1.6e-2)}
 # Paper §4.2 max observed source-output errors, for the report.

@@ -239,7 +239,7 @@ ReferenceContext read_context(const json& j, const At& at) {
   c.engine = enum_field<EngineClass>(j, at, "engine", &engine_from_string);
   c.engine_reason = str(j, at, "engine_reason");
   c.name_rule = str(j, at, "name_rule");
-  // Optional (added after the first bundles were written); absent = false.
+  // Optional; a bundle without it reads as false.
   if (j.contains("helper_kernel")) c.helper_kernel = boolean(j, at, "helper_kernel");
   const json& l = field(j, at, "launch");
   const At la = at["launch"];

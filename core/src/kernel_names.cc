@@ -12,49 +12,49 @@ using E = EngineClass;
 using T = TileSyntax;
 using R = KernelRole;
 
-// THE table (ncu-and-torch.md §7.1–§7.5). First match wins.
+// THE table (docs/ncu.md §7.1–§7.5). First match wins.
 constexpr std::array<KernelNameRule, 24> kRules{{
     // cuBLASLt on Hopper: always wgmma tensor-core in the H200 samples [M] (§7.3).
-    {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "ncu-and-torch.md §7.1, §7.3 [M]"},
+    {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "docs/ncu.md §7.1, §7.3 [M]"},
     // cuBLAS/cuDNN xmma: engine from the instruction-shape field (§7.2, reliable in practice [M]).
     {"xmma_dmma", "^sm[0-9]+_xmma_.*f64f64.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kDmma, "cuBLAS/cuDNN", T::kXmma,
-     "ncu-and-torch.md §7.1 (fp64 tensor16x8x16 on sm90) [M]"},
+     "docs/ncu.md §7.1 (fp64 tensor16x8x16 on sm90) [M]"},
     {"xmma_gmma", "^sm[0-9]+_xmma_.*_warpgroupsize[0-9]", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
-     "ncu-and-torch.md §7.2 warpgroupsize → wgmma [M]"},
+     "docs/ncu.md §7.2 warpgroupsize → wgmma [M]"},
     {"xmma_mma", "^sm[0-9]+_xmma_.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
-     "ncu-and-torch.md §7.2 tensorMxNxK → mma.sync [M]"},
+     "docs/ncu.md §7.2 tensorMxNxK → mma.sync [M]"},
     {"xmma_ffma", "^sm[0-9]+_xmma_.*_ffma", E::kSimt, "cuBLAS/cuDNN", T::kXmma,
-     "ncu-and-torch.md §7.2 ffma → SIMT [M]"},
+     "docs/ncu.md §7.2 ffma → SIMT [M]"},
     // Legacy hand-written cuBLAS families (§7.4).
     {"legacy_sgemm", "^(ampere|volta|turing|maxwell)_sgemm_", E::kSimt, "cuBLAS", T::kSgemm,
-     "ncu-and-torch.md §7.4"},
+     "docs/ncu.md §7.4"},
     {"legacy_sgemm_largek", "sgemm_largek", E::kSimt, "cuBLAS", T::kNone,
      "observed in the ACT H200 capture (data/references/h200/act); SIMT by counters (tensor pipe 0.07 %)"},
-    {"legacy_dgemm", "^(ampere|volta|turing)_dgemm_", E::kSimt, "cuBLAS", T::kSgemm, "ncu-and-torch.md §7.4"},
+    {"legacy_dgemm", "^(ampere|volta|turing)_dgemm_", E::kSimt, "cuBLAS", T::kSgemm, "docs/ncu.md §7.4"},
     {"legacy_tensor_gemm", "^(ampere|volta|turing)_.*[shi](16816|1688|884|16832)gemm", E::kTensorCore, "cuBLAS",
-     T::kSgemm, "ncu-and-torch.md §7.4 (s16816 = HMMA m16n8k16 fp32 acc)"},
+     T::kSgemm, "docs/ncu.md §7.4 (s16816 = HMMA m16n8k16 fp32 acc)"},
     {"legacy_tensor_cudnn", "^(ampere|volta|turing)_.*(s884|s1688|s16816|h884|h1688|h16816)cudnn", E::kTensorCore,
-     "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
+     "cuDNN", T::kNone, "docs/ncu.md §7.4"},
     // CUTLASS (documented procedural names, §7.5).
-    {"cutlass3x_simt", "cutlass3x_sm[0-9]+_simt", E::kSimt, "CUTLASS", T::kNone, "ncu-and-torch.md §7.5"},
+    {"cutlass3x_simt", "cutlass3x_sm[0-9]+_simt", E::kSimt, "CUTLASS", T::kNone, "docs/ncu.md §7.5"},
     {"cutlass3x_tensorop", "cutlass3x_sm[0-9]+_tensorop", E::kTensorCore, "CUTLASS", T::kNone,
-     "ncu-and-torch.md §7.5"},
-    {"cutlass_simt", "cutlass_[0-9]*_?simt_", E::kSimt, "CUTLASS", T::kCutlass2, "ncu-and-torch.md §7.5"},
+     "docs/ncu.md §7.5"},
+    {"cutlass_simt", "cutlass_[0-9]*_?simt_", E::kSimt, "CUTLASS", T::kCutlass2, "docs/ncu.md §7.5"},
     {"cutlass_tensorop", "cutlass_[0-9]*_?(tensorop|wmma)", E::kTensorCore, "CUTLASS", T::kCutlass2,
-     "ncu-and-torch.md §7.5"},
+     "docs/ncu.md §7.5"},
     // cuDNN (§7.4).
     {"cudnn_sdpa_wgmma", "^cudnn_generated_fort_native_.*(wgmma|hmma)", E::kTensorCore, "cuDNN", T::kNone,
-     "ncu-and-torch.md §7.1 [M]"},
-    {"cudnn_implicit_sgemm", "implicit_convolve_[sd]gemm", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
-    {"cudnn_winograd", "winograd", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.4"},
+     "docs/ncu.md §7.1 [M]"},
+    {"cudnn_implicit_sgemm", "implicit_convolve_[sd]gemm", E::kSimt, "cuDNN", T::kNone, "docs/ncu.md §7.4"},
+    {"cudnn_winograd", "winograd", E::kSimt, "cuDNN", T::kNone, "docs/ncu.md §7.4"},
     {"cudnn_layout", "(nchwToNhwc|nhwcToNchw)Kernel", E::kSimt, "cuDNN", T::kNone,
-     "ncu-and-torch.md §7.1 layout transposes [M]", R::kHelper},
-    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "ncu-and-torch.md §7.1 [M]", R::kHelper},
-    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "ncu-and-torch.md §7.1 [M]", R::kHelper},
+     "docs/ncu.md §7.1 layout transposes [M]", R::kHelper},
+    {"cudnn_workspace", "init_device_workspace_kernel", E::kSimt, "cuDNN", T::kNone, "docs/ncu.md §7.1 [M]", R::kHelper},
+    {"cublas_splitk_reduce", "splitKreduce_kernel", E::kSimt, "cuBLASLt", T::kNone, "docs/ncu.md §7.1 [M]", R::kHelper},
     // ATen's own kernels run on CUDA cores (§7.1 last row [M]). ncu renames at::native:: to at::.
     {"aten_native", "(^|[ <])at::", E::kSimt, "ATen", T::kNone,
-     "ncu-and-torch.md §7.1 [M]", R::kHelper},
-    {"aten_softmax", "cunn_SoftMax", E::kSimt, "ATen", T::kNone, "ncu-and-torch.md §7.1 [M]"},
+     "docs/ncu.md §7.1 [M]", R::kHelper},
+    {"aten_softmax", "cunn_SoftMax", E::kSimt, "ATen", T::kNone, "docs/ncu.md §7.1 [M]"},
     // NCCL collectives: ncclKernel_<Coll>_<Algo>_<Proto>_<Op>_<type> (NCCL < 2.19) and
     // ncclDevKernel_<Coll>_<Op>_<type>_<Algo>_<Proto> (NCCL >= 2.19), as NCCL's generated device
     // sources name them. Communication, not an operator of the model.
@@ -139,7 +139,7 @@ std::string_view to_string(KernelRole r) {
 
 std::string kernel_base_name(std::string_view name) {
   std::string s(name);
-  // The two anonymous-namespace spellings (ncu-and-torch.md §5.3) hold brackets that are not
+  // The two anonymous-namespace spellings (docs/ncu.md §5.3) hold brackets that are not
   // template arguments or parameters: read them as one identifier first.
   for (const std::string_view anon : {std::string_view("(anonymous namespace)"), std::string_view("<unnamed>")}) {
     for (std::size_t p; (p = s.find(anon)) != std::string::npos;) s.replace(p, anon.size(), "anon");

@@ -8,7 +8,7 @@
 namespace vxsynth::core {
 namespace {
 
-// ---- Architectures (ncu-and-torch.md §0, §9) -------------------------------------------------
+// ---- Architectures (docs/ncu.md §0, §9) -------------------------------------------------
 constexpr std::array<ArchInfo, kNumArchs> kArchs{{
     {Arch::kHopper, "sm_90", "9.0", "gh100", "Hopper (H100/H200)", true},
     {Arch::kAmpere, "sm_80", "8.0", "ga100", "Ampere (A100)", true},
@@ -16,7 +16,7 @@ constexpr std::array<ArchInfo, kNumArchs> kArchs{{
     {Arch::kOrin, "sm_87", "8.7", "ga10b", "Orin (Jetson AGX Orin)", false},
 }};
 
-// ---- ncu terms (names: ncu-and-torch.md §0.1, §0.2, §2) --------------------------------------
+// ---- ncu terms (names: docs/ncu.md §0.1, §0.2, §2) --------------------------------------
 constexpr std::string_view kPct = "%";
 constexpr std::string_view kInst = "inst";
 constexpr std::string_view kByte = "byte";
@@ -101,7 +101,7 @@ constexpr std::array<NcuFormula, kNumArchs> all_archs(std::span<const NcuTerm> n
   return {same(n, d), same(n, d), same(n, d), same(n, d)};
 }
 
-// ---- THE table (docs/signature-and-tolerances.md §1; order = MetricId) ------------------------
+// ---- THE table (docs/signature.md §1; order = MetricId) ------------------------
 constexpr std::array<MetricDef, kNumMetrics> kMetrics{{
     {MetricId::kL1HitRate, "l1_hit_rate", "L1 hit rate", MetricGroup::kTraffic, "%", Transform::kPercent,
      all_archs(kL1), "l1tex__t_sector_hit_rate.pct",
@@ -152,9 +152,9 @@ constexpr std::array<MetricDef, kNumMetrics> kMetrics{{
 constexpr RecordedNcuMetric kRecorded[] = {
     {"gpu__time_duration.sum", true, "kernel duration (ns) under ncu"},
     {"smsp__sass_inst_executed_op_global_ld.sum", true,
-     "LDG count: tells a coalescing of 0 'because no LDG' (signature-and-tolerances.md §1)"},
+     "LDG count: tells a coalescing of 0 'because no LDG' (docs/signature.md §1)"},
     {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed", false,
-     "any tensor op incl. DMMA: engine class DMMA (ncu-and-torch.md §7.6)"},
+     "any tensor op incl. DMMA: engine class DMMA (docs/ncu.md §7.6)"},
     {"profiler__replayer_passes", false, "replay passes (provenance)"},
     {"launch__grid_size", false, "CTAs"},
     {"launch__block_size", false, "threads per CTA"},

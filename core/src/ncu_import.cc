@@ -15,7 +15,7 @@ namespace {
 
 using detail::CsvRecord;
 
-/// Fixed identification columns of both pages (ncu-and-torch.md §5.1, §5.2).
+/// Fixed identification columns of both pages (docs/ncu.md §5.1, §5.2).
 constexpr std::string_view kColId = "ID";
 constexpr std::string_view kColName = "Kernel Name";
 constexpr std::string_view kColBlock = "Block Size";
@@ -29,7 +29,7 @@ constexpr std::string_view kColMetricUnit = "Metric Unit";
 constexpr std::string_view kColMetricValue = "Metric Value";
 constexpr std::string_view kGpuNameMetric = "device__attribute_display_name";
 
-/// Units ncu prints without `--print-units base` (auto-scaled, ncu-and-torch.md §4): any of these
+/// Units ncu prints without `--print-units base` (auto-scaled, docs/ncu.md §4): any of these
 /// on a counter we use means the values are scaled and must not be read as base units.
 constexpr std::string_view kScaledUnits[] = {
     "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Kbyte/s", "Mbyte/s", "Gbyte/s", "Tbyte/s", "KB", "MB", "GB",
@@ -74,7 +74,7 @@ std::string describe(Arch a) {
 }
 
 /// Finds the header: the first line that starts with `"ID",` (preamble: ==PROF== lines and the
-/// application's own stdout, ncu-and-torch.md §5.1). Returns the byte offset and 1-based line.
+/// application's own stdout, docs/ncu.md §5.1). Returns the byte offset and 1-based line.
 std::pair<std::size_t, std::size_t> find_header(std::string_view text, const std::string& path) {
   std::size_t pos = 0, line = 1;
   while (pos < text.size()) {

@@ -233,7 +233,7 @@ bool is_conv_op(const OpCall& o) {
 }
 
 /// Op kind, GEMM/conv shape, bias and operands from the op stack (paper Table 4 property 4; dispatch
-/// trees: ncu-and-torch.md §8). Returns the op the shape was read from; nullptr leaves the op kOther
+/// trees: docs/ncu.md §8). Returns the op the shape was read from; nullptr leaves the op kOther
 /// with `op_reason` set.
 const OpCall* read_op(const TraceKernel& kernel, ReferenceContext& ctx) {
   const OpCall* shape_op = nullptr;
@@ -364,7 +364,7 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
 
   const OpCall* shape_op = read_op(kernel, ctx);
 
-  // Engine class (property 1): counters first, kernel name second (ncu-and-torch.md §7.6).
+  // Engine class (property 1): counters first, kernel name second (docs/ncu.md §7.6).
   const NameHints hints = classify_kernel_name(ctx.kernel_name);
   if (hints.rule) {
     ctx.name_rule = std::string(hints.rule->id);
@@ -408,7 +408,7 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
     ctx.engine_reason = "default: no ncu counters and no name rule";
   }
 
-  // Types (property 2): storage from torch; fp32 on tensor cores is TF32 math (ncu-and-torch.md §8).
+  // Types (property 2): storage from torch; fp32 on tensor cores is TF32 math (docs/ncu.md §8).
   const std::optional<DType> storage = shape_op ? first_type(*shape_op)
                                        : (kernel.op_stack.empty() ? std::nullopt : first_type(kernel.op_stack.back()));
   if (storage) {

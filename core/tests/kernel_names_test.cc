@@ -1,5 +1,5 @@
 // The kernel-name rule table and base names on the shared case file tests/data/kernel_names.tsv:
-// names observed on the H200 (data/references/h200, tests/data/h200; ncu-and-torch.md §7.1 [M]), the
+// names observed on the H200 (data/references/h200, tests/data/h200; docs/ncu.md §7.1 [M]), the
 // documented CUTLASS grammar (§7.5), NCCL's kernel names, and return-type/nested-name forms.
 #include "vxsynth/core/kernel_names.h"
 

@@ -196,7 +196,7 @@ TEST(RealData, SignatureValuesAreTheRawCsvCells) {
                      (raw_cell(file, id, "smsp__sass_inst_executed_op_global_atom.sum") +
                       raw_cell(file, id, "smsp__sass_inst_executed_op_global_red.sum")) /
                          raw_cell(file, id, "smsp__inst_executed.sum"));
-    // ncu roofline convention (ncu-and-torch.md §2.7): FP32 fadd + fmul + 2 ffma, FP64 likewise,
+    // ncu roofline convention (docs/ncu.md §2.7): FP32 fadd + fmul + 2 ffma, FP64 likewise,
     // FP16 2 hadd + 2 hmul + 4 hfma, plus the Hopper tensor FLOP counters.
     auto c = [&](const std::string& op) {
       return raw_cell(file, id, "smsp__sass_thread_inst_executed_op_" + op + "_pred_on.sum");
@@ -212,7 +212,7 @@ TEST(RealData, SignatureValuesAreTheRawCsvCells) {
                      raw_cell(file, id, "smsp__average_thread_inst_executed_per_inst_executed.ratio") / 32.0);
     EXPECT_DOUBLE_EQ(v(MetricId::kOccupancy), raw_cell(file, id, "sm__warps_active.avg.pct_of_peak_sustained_active"));
   }
-  // The TF32 implicit GEMM's tensor FLOPs are 2·N·K·C·R·S·P·Q (ncu-and-torch.md §2.5) up to tile padding.
+  // The TF32 implicit GEMM's tensor FLOPs are 2·N·K·C·R·S·P·Q (docs/ncu.md §2.5) up to tile padding.
   const NcuKernel* gemm = nullptr;
   for (const NcuKernel& k : rep.kernels)
     if (k.name.find("fprop_implicit_gemm") != std::string::npos) gemm = &k;

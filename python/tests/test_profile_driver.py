@@ -126,7 +126,7 @@ def test_same_kernel_separates_functors():
 
 
 def _trace(tmp_path):
-    """A two-kernel trace with the event shapes of ncu-and-torch.md §6."""
+    """A two-kernel trace with the event shapes of docs/ncu.md §6."""
     ev = [
         {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 0, "dur": 100,
          "args": {"External id": 1, "Input Dims": [[64, 256], [512, 256], [512]]}},

@@ -1,5 +1,5 @@
-"""Checks on the real H200 captures committed under tests/data/h200 (operators, issue 4) and
-data/references/h200 (workloads, issue 5): the parser finds every §0.1 metric, the counters give the
+"""Checks on the real H200 captures committed under tests/data/h200 (operators) and
+data/references/h200 (workloads): the parser finds every docs/ncu.md §0.1 metric, the counters give the
 engine class each operator was chosen for, tensor/FFMA counts equal the tile-padded GEMM sizes, and the
 committed hot-kernel rankings are reproduced from the committed traces."""
 import json

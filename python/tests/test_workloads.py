@@ -1,5 +1,5 @@
 """Workloads: tiny configs build and run on the CPU; full configs (built on the meta device, no memory)
-have the layer shapes and parameter counts of docs/robotics-workloads.md."""
+have the layer shapes and parameter counts of docs/workloads.md."""
 import math
 
 import pytest

@@ -1,6 +1,6 @@
-"""Real operator captures for the importer tests (issue 4 "Real data"): for each operator below, a torch
-trace of one steady-state call and ncu raw CSV rows (metric list ncu-and-torch.md §0.1), plus one
-`--page details` CSV. Shapes are taken from the workloads (docs/robotics-workloads.md).
+"""Real operator captures for the importer tests: for each operator below, a torch
+trace of one steady-state call and ncu raw CSV rows (metric list docs/ncu.md §0.1), plus one
+`--page details` CSV. Shapes are taken from the workloads (docs/workloads.md).
 
 usage: python -m vxsynth_torch.capture_ops --out DIR [--ncu PATH] [--no-ncu]
 Writes DIR/<op>.trace.json.gz, DIR/<op>.ncu_raw.csv, DIR/ops_all.ncu_raw.csv (all ops, with the NVTX
@@ -33,12 +33,12 @@ class OpSpec:
     shapes: Tuple[Tuple[int, ...], ...]
     dtype: str                # float32 | bfloat16
     cudnn_tf32: bool
-    expect: str               # expected engine path (ncu-and-torch.md §7.1, §8)
+    expect: str               # expected engine path (docs/ncu.md §7.1, §8)
     source: str
     kwargs: Tuple[Tuple[str, int], ...] = ()
 
 
-#: The five operators of issue 4 (one row each).
+#: The five captured operators (one row each).
 OPS: Tuple[OpSpec, ...] = (
     OpSpec("linear_fp32_simt", "F.linear", ((302, 1, 512), (3200, 512), (3200,)), "float32", True,
            "fp32 SIMT FFMA GEMM (matmul TF32 off by default)", "ACT encoder FFN linear1 512->3200, S=302 (§1.4)"),

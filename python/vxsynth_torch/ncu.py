@@ -1,7 +1,7 @@
 """Nsight Compute (ncu) command lines, output checks and raw-CSV reading for the profiling driver.
 
 The metric list is the C++ metric table's (`required_metrics`, from `vxsynth metrics --json`). Facts from
-docs/ncu-and-torch.md: CLI flags §4,
+docs/ncu.md: CLI flags §4,
 raw CSV layout §5.1 (preamble, header starting with "ID", units row, quoted thousands separators, n/a),
 silent omission of unknown metrics §1 (so every requested metric's column is checked here).
 """

@@ -1,7 +1,7 @@
 """Profiling driver: `python -m vxsynth_torch.profile WORKLOAD --out DIR` or
 `python -m vxsynth_torch.profile --out DIR [--nvtx-range R] -- python my_script.py ARGS`.
 
-Steps (paper §3.1-3.2, §4.1; facts in docs/ncu-and-torch.md):
+Steps (paper §3.1-3.2, §4.1; facts in docs/ncu.md):
  1. build the workload on the GPU (random weights, batch 1), run `--warmup` inferences;
  2. torch.profiler trace (CPU+CUDA, record_shapes) of one steady-state inference -> trace.json.gz;
  3. rank kernels by GPU time with the C++ rule (name, grid, block, op signature; `vxsynth hot --json`)
@@ -226,7 +226,7 @@ def _supports_filter_mode(ncu: str) -> bool:
 
 
 def classify(row: Dict[str, str]) -> Dict[str, Any]:
-    """Engine class and precision path from counters (ncu-and-torch.md §7.6: counters first), with the C++
+    """Engine class and precision path from counters (docs/ncu.md §7.6: counters first), with the C++
     signature's rule (docs/signature.md, "Engine class"; counter names and threshold from `vxsynth metrics
     --json`): tensor core if any sm__ops_path_tensor_src_* count is non-zero (HFMA2.MMA constant building
     does not add tensor-path FLOPs) or the tensor-pipe activity exceeds the threshold (5 %); a pipe-%

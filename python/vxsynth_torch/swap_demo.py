@@ -1,4 +1,4 @@
-"""Swap demo (issue 5 "Done when"): inside ACT, route the encoder FFN F.linear (input (302,1,512),
+"""Swap demo (paper §3.4 "Swapped execution"): inside ACT, route the encoder FFN F.linear (input (302,1,512),
 weight (3200,512), bias (3200)) to a hand-written CUDA kernel compiled on the spot with
 torch.utils.cpp_extension.load_inline, check it against the original, and save the dispatch log.
 

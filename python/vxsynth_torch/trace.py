@@ -52,7 +52,7 @@ def function_base_name(name: str) -> str:
 
 
 #: Identifier tokens ignored when comparing a torch (CUPTI) kernel name with ncu's: namespaces and
-#: casts that ncu's kernel renaming drops or spells differently (ncu-and-torch.md §5.3), and C++ noise.
+#: casts that ncu's kernel renaming drops or spells differently (docs/ncu.md §5.3), and C++ noise.
 NAME_NOISE = frozenset({
     "void", "anon", "anonymous", "namespace", "unnamed", "lambda", "instance", "bool", "true", "false",
     "const", "unsigned", "signed", "char", "short", "int", "long", "ul", "u", "l", "std", "at", "native",

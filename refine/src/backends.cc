@@ -302,7 +302,7 @@ class CandidateBackend : public ProfileBackend {
     const check::PrecisionPath path = codegen::fixed_properties(*req.context).path;
     const check::FileDType ftype = check::file_dtype(path);
 
-    // Fresh inputs for every check (docs/signature-and-tolerances.md §4), reproducible per run
+    // Fresh inputs for every check (docs/signature.md §4), reproducible per run
     // seed and revision.
     const fs::path data = dir / kDataDir;
     fs::create_directories(data);

@@ -11,7 +11,7 @@ namespace vxsynth::refine {
 namespace {
 
 // The source-rule table (paper §3.3: "may not … call the vendor library instead of the generated
-// kernel, replay cached outputs"; issue 7: no atomics — the references use none and split-K must
+// kernel, replay cached outputs"; no atomics — the references use none and split-K must
 // reduce without them, paper §3.3 and §4.3). Patterns are matched against one line at a time
 // after comments are blanked; string literals stay, so inline asm is seen.
 const std::vector<SourceRule> kSourceRules = {
@@ -238,7 +238,7 @@ FixedProperties fixed_properties(const core::ReferenceContext& ctx, bool for_vor
   f.operand_type = ctx.operand_type;
   f.accumulator_type = ctx.accumulator_type;
   // Vortex has no TF32: a TF32 tensor-core reference becomes an FP16 TCU candidate (paper §3.3;
-  // docs/signature-and-tolerances.md §2).
+  // docs/signature.md §2).
   if (for_vortex && f.operand_type == core::DType::kTf32) f.operand_type = core::DType::kFp16;
   f.block_size = ctx.launch.block_size();
   f.gemm = ctx.gemm;

@@ -1,4 +1,4 @@
-// The committed GPU evidence of issue 7 (data/evidence/h200/reconstruct-ncu-*/, CUDA-first
+// The committed GPU evidence (data/evidence/h200/reconstruct-ncu-*/, CUDA-first
 // reconstruction on the H200, docs/reconstruct.md "GPU evidence") re-checked from its raw parts:
 // every D in each record is recomputed from the ncu CSV that revision captured and the reference
 // profile the run saved; the retain/revert decisions follow the δ rule; the summary agrees with

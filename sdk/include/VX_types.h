@@ -2,15 +2,15 @@
 /// Vortex 2.x constants shared by kernels, the startup code and host tools: CSR numbers, machine
 /// performance-monitor (MPM) counters, device configuration registers (DCRs) and the RV32 address
 /// map. Values are those of Vortex master 82e1c2a (Oct 2025, tag [M]) as recorded in
-/// ../shared/docs/vortex-2x.md §2 (CSRs, MPM, DCRs) and §3.1 (addresses).
+/// docs/vortex.md §2 (CSRs, MPM, DCRs) and §3.1 (addresses).
 ///
 /// Everything here is a plain integer literal so the header can be included from C, C++ and
 /// assembly (`.S`) files alike. Address-map values that real Vortex lets a build override
-/// (e.g. `-DLMEM_LOG_SIZE=15`, issue #214) are guarded with `#ifndef`.
+/// (e.g. `-DLMEM_LOG_SIZE=15`, vortex#214, docs/vortex.md §3.1) are guarded with `#ifndef`.
 #ifndef VX_TYPES_H
 #define VX_TYPES_H
 
-/* ---- Address map (RV32), vortex-2x.md §3.1 ------------------------------------------------ */
+/* ---- Address map (RV32), docs/vortex.md §3.1 ------------------------------------------------ */
 
 #ifndef XLEN_32
 #define XLEN_32 1
@@ -46,7 +46,7 @@
 #endif
 #define LMEM_SIZE          (1 << LMEM_LOG_SIZE)
 
-/* ---- Standard RISC-V CSRs used by Vortex, vortex-2x.md §2.1 -------------------------------- */
+/* ---- Standard RISC-V CSRs used by Vortex, docs/vortex.md §2.1 -------------------------------- */
 
 #define VX_CSR_FFLAGS      0x001
 #define VX_CSR_FRM         0x002
@@ -69,7 +69,7 @@
 #define VX_CSR_MIMPID      0xF13
 #define VX_CSR_MHARTID     0xF14   /* (core_id*NUM_WARPS + warp_id)*NUM_THREADS + thread_id    */
 
-/* ---- Vortex GPGPU CSRs, vortex-2x.md §2.1 -------------------------------------------------- */
+/* ---- Vortex GPGPU CSRs, docs/vortex.md §2.1 -------------------------------------------------- */
 
 #define VX_CSR_THREAD_ID      0xCC0  /* lane index within the warp                              */
 #define VX_CSR_WARP_ID        0xCC1  /* warp index within the core                              */
@@ -81,7 +81,7 @@
 #define VX_CSR_NUM_CORES      0xFC2  /* total cores (clusters x cores per cluster)              */
 #define VX_CSR_LOCAL_MEM_BASE 0xFC3  /* LMEM_BASE_ADDR                                          */
 
-/* ---- Machine performance monitor (MPM), vortex-2x.md §2.2 ---------------------------------- */
+/* ---- Machine performance monitor (MPM), docs/vortex.md §2.2 ---------------------------------- */
 /* Counter i is CSR VX_CSR_MPM_BASE+i (low 32 bits) and VX_CSR_MPM_BASE_H+i (high 32 bits).     */
 /* Counters 3..31 depend on the MPM class written to VX_DCR_BASE_MPM_CLASS.                     */
 
@@ -196,7 +196,7 @@
 #define VX_CSR_MPM_COALESCER_MISS    0xB1F
 #define VX_CSR_MPM_COALESCER_MISS_H  0xB9F
 
-/* ---- Device configuration registers (host -> device), vortex-2x.md §2.3 -------------------- */
+/* ---- Device configuration registers (host -> device), docs/vortex.md §2.3 -------------------- */
 
 #define VX_DCR_BASE_STATE_BEGIN   0x001
 #define VX_DCR_BASE_STARTUP_ADDR0 0x001  /* start PC, low 32 bits                               */

@@ -1,6 +1,6 @@
 /// \file tensor_cfg.h
 /// Format tags and geometry of the Vortex 2.x tensor-core unit (TCU) WMMA instruction, usable
-/// from kernels (vx_tensor.h) and from host code (the simulator, test hosts). Formulas from ../shared/docs/vortex-2x.md
+/// from kernels (vx_tensor.h) and from host code (the simulator, test hosts). Formulas from docs/vortex.md
 /// §7.1 (Vortex master 82e1c2a, sim/common/tensor_cfg.h, described there in words):
 ///   tile_cap = NT * NR; tile M x N splits log2(tile_cap) with M >= N; xtileK = tile_cap / M
 ///   (K extent in 32-bit words); micro-tile tcM x tcN splits log2(NT) with tcM >= tcN and

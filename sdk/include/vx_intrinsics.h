@@ -1,7 +1,7 @@
 /// \file vx_intrinsics.h
 /// Vortex 2.x kernel intrinsics: warp control (TMC, WSPAWN, SPLIT/JOIN, BAR, PRED), warp-level
 /// VOTE/SHFL, CSR access and ID getters. Public names and signatures are those of Vortex master
-/// 82e1c2a ([M]); encodings are the custom-0 R-type table of ../shared/docs/vortex-2x.md §1.2 and
+/// 82e1c2a ([M]); encodings are the custom-0 R-type table of docs/vortex.md §1.2 and
 /// semantics are described in §1.3. Written for riscv64-unknown-elf-gcc (rv32imaf/ilp32f).
 ///
 /// Divergence: the simulator stops on a conditional branch whose active lanes disagree (§1.3).

@@ -1,6 +1,6 @@
 /// \file vx_print.h
 /// Console output for Vortex 2.x kernels (names and signatures of Vortex master 82e1c2a, [M];
-/// ../shared/docs/vortex-2x.md §4.4). Bytes go to the console window at IO_COUT_ADDR +
+/// docs/vortex.md §4.4). Bytes go to the console window at IO_COUT_ADDR +
 /// (hart id & 63). vx_printf formats with the SDK's own formatter (src/vx_format.c) and prints
 /// through vx_serial, so the threads of a warp print one after another; every function here is
 /// divergence-safe.

@@ -1,7 +1,7 @@
 /// \file vx_simt.h
 /// vxsynth extension (not part of Vortex): divergence-safe control flow for kernels built with
 /// plain GCC. Vortex's own LLVM inserts SPLIT/JOIN automatically; GCC does not, and the simulator
-/// stops on a conditional branch whose active lanes disagree (../shared/docs/vortex-2x.md §1.3,
+/// stops on a conditional branch whose active lanes disagree (docs/vortex.md §1.3,
 /// §12). These helpers only use the public intrinsics' encodings, so a kernel that includes this
 /// header also builds against a real Vortex tree (copy the header next to it).
 ///

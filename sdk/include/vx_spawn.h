@@ -1,6 +1,6 @@
 /// \file vx_spawn.h
 /// CUDA-like thread launch for Vortex 2.x kernels (names and signatures of Vortex master 82e1c2a,
-/// [M]; behaviour per ../shared/docs/vortex-2x.md §4.2, detailed in docs/sdk.md).
+/// [M]; behaviour per docs/vortex.md §4.2, detailed in docs/sdk.md).
 ///
 /// A kernel's `main()` reads its argument pointer from MSCRATCH and calls vx_spawn_threads(),
 /// which runs `kernel_func(arg)` once per thread of a grid of blocks:

@@ -1,7 +1,7 @@
 /// \file vx_tensor.h
 /// WMMA (tensor-core) API of Vortex 2.x, namespace vortex::tensor: format tags, wmma_context with
 /// fill_fragment / load_matrix_sync / store_matrix_sync / mma_sync. Names follow Vortex master
-/// 82e1c2a ([M], ../shared/docs/vortex-2x.md §7.1); written for GCC.
+/// 82e1c2a ([M], docs/vortex.md §7.1); written for GCC.
 ///
 /// The instruction: `.insn r 0x0B, 0, 2, x<Ot::id>, x<It::id>, x0` (custom-0, funct7 = 2). Its
 /// operands are implicit FP registers: A in f0-f7; if NRB == 8, B in f10-f17 and C/D in f24-f31;

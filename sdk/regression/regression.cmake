@@ -1,4 +1,4 @@
-# Regression programs in Vortex's tests/regression layout (vortex-2x.md §6): each folder holds
+# Regression programs in Vortex's tests/regression layout (docs/vortex.md §6): each folder holds
 # kernel.cpp (device), main.cpp (host, vortex.h only) and common.h (shared kernel_arg_t).
 #
 # One row per program: name | host arguments. Kernels are always built (they also feed the image
@@ -8,7 +8,7 @@
 # also runs on two cores.
 set(VX_REGRESSION_TABLE
   "vecadd|-n67"      # thread mode, partial last warp
-  "sgemm|-n64"       # thread mode, 2-D grid, 64x64 (issue 2 "done when")
+  "sgemm|-n64"       # thread mode, 2-D grid, 64x64
   "sgemm2|-n64"      # block mode, __local_mem + __syncthreads
   "conv3|-n32"       # thread mode, 3x3 stencil
   "diverge|-n131"    # VX_IF nesting, PRED loop, vote loop, selects
@@ -35,7 +35,7 @@ foreach(row IN LISTS VX_REGRESSION_TABLE)
   vx_add_kernel(regression_${name}_kernel
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/${name}/kernel.cpp
     INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR}/${name}
-    COMPILE_OPTIONS -ffp-contract=off   # bit-comparable with the host reference (vortex-2x.md §12)
+    COMPILE_OPTIONS -ffp-contract=off   # bit-comparable with the host reference (docs/vortex.md §12)
     OUTPUT_DIR ${CMAKE_BINARY_DIR}/sdk/regression/${name})
 endforeach()
 

@@ -1,5 +1,5 @@
 /* vx_perf.c — vx_perf_dump(): the per-core machine-performance-monitor dump read by the host
- * runtime's vx_mpm_query/vx_dump_perf (../shared/docs/vortex-2x.md §3.5).
+ * runtime's vx_mpm_query/vx_dump_perf (docs/vortex.md §3.5).
  *
  * Stores 32 x 64-bit counters at IO_MPM_ADDR + 256*core_id: slot i = CSR (0xB00+i) in the low
  * word and CSR (0xB80+i) in the high word. Slot 1 is skipped: for core 0 it is the exit-code

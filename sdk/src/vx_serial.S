@@ -5,7 +5,7 @@
  *   depth = split(thread_id == i)   -- the other lanes run first (larger group) and skip;
  *   if (thread_id == i) callback(arg)   -- this branch is uniform within each split group;
  *   join(depth)
- * Uses one IPDOM entry at a time (../shared/docs/vortex-2x.md §1.3).
+ * Uses one IPDOM entry at a time (docs/vortex.md §1.3).
  */
 #include <VX_types.h>
 

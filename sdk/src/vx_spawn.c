@@ -1,6 +1,6 @@
 /* vx_spawn.c — vx_spawn_threads() for the vxsynth Vortex 2.x SDK.
  *
- * Behaviour (../shared/docs/vortex-2x.md §4.2; docs/sdk.md "vx_spawn_threads" has the full
+ * Behaviour (docs/vortex.md §4.2; docs/sdk.md "vx_spawn_threads" has the full
  * description): blocks are distributed over cores in contiguous, balanced ranges; in block mode
  * each block runs on ceil(block size / NT) warps of one core, NW / warps_per_group blocks being
  * resident at once; in thread mode every hardware thread runs blocks of one thread, full warps

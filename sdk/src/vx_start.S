@@ -1,7 +1,7 @@
 /* vx_start.S — kernel entry point and exit path for the vxsynth Vortex 2.x SDK.
  *
  * At device start every core runs _start with only warp 0 / thread 0 active and MSCRATCH = the
- * kernel-argument pointer (../shared/docs/vortex-2x.md §3.4). Steps:
+ * kernel-argument pointer (docs/vortex.md §3.4). Steps:
  *  1. every hart (all warps, all threads) sets gp, sp = STACK_BASE_ADDR - (hart << STACK_LOG2_SIZE),
  *     tp = its TLS block, and initialises that block (.tdata copy, .tbss zero); warp 0 waits
  *     until the other warps are done;

@@ -1,5 +1,5 @@
 /* vx_syscalls.c — the few system hooks picolibc and C++ kernels need
- * (../shared/docs/vortex-2x.md §3.4 "Syscall stubs").
+ * (docs/vortex.md §3.4 "Syscall stubs").
  *  - stdin/stdout/stderr: a write-only stream whose bytes go to vx_putchar, so plain printf works
  *    (it is not serialised across threads: prefer vx_printf in multi-threaded code);
  *  - _write sends bytes to vx_putchar; _read/_open/_close/_lseek/_fstat/_isatty/_kill fail;

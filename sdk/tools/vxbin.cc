@@ -1,4 +1,4 @@
-// vxbin: converts an RV32 RISC-V kernel ELF into a Vortex .vxbin image (vortex-2x.md §3.2).
+// vxbin: converts an RV32 RISC-V kernel ELF into a Vortex .vxbin image (docs/vortex.md §3.2).
 // Usage: vxbin <kernel.elf> <kernel.vxbin>
 #include <cstdio>
 #include <exception>

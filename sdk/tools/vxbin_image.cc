@@ -1,4 +1,4 @@
-// .vxbin writer: ELF32 RISC-V executable -> 16-byte header + flat image (vortex-2x.md §3.2).
+// .vxbin writer: ELF32 RISC-V executable -> 16-byte header + flat image (docs/vortex.md §3.2).
 #include "vxsynth/sdk/vxbin.h"
 
 #include <fcntl.h>

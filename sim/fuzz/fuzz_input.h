@@ -24,7 +24,7 @@ namespace vxsim::fuzz {
 
 inline constexpr size_t kHeaderBytes = 40;
 inline constexpr size_t kMaxProgramWords = 64;
-/// Where the input bytes are copied in global memory (USER_BASE_ADDR, docs/vortex-2x.md §3.1).
+/// Where the input bytes are copied in global memory (USER_BASE_ADDR, docs/vortex.md §3.1).
 inline constexpr uint32_t kDataAddr = kIoEndAddr;
 /// `vx_tmc zero`: custom-0 (0x0B), funct3 = 0, funct7 = 0, rs1 = x0 → thread mask 0, warp exits.
 inline constexpr uint32_t kTmcZero = 0x0000000Bu;
@@ -64,7 +64,7 @@ enum Sel : uint8_t {
   kSelDataLane,     ///< kDataAddr + 4·lane
 };
 
-/// Value of selector `sel` for `lane` given the free word. Constants: docs/vortex-2x.md §3.1.
+/// Value of selector `sel` for `lane` given the free word. Constants: docs/vortex.md §3.1.
 [[nodiscard]] inline uint32_t sel_value(uint32_t sel, uint32_t lane, uint32_t free_word) {
   switch (sel & 0xF) {
     case kSelZero: return 0;

@@ -1,4 +1,4 @@
-// Core, Processor and the execution services of ExecCtx (docs/vortex-2x.md §1.3, §2, §3).
+// Core, Processor and the execution services of ExecCtx (docs/vortex.md §1.3, §2, §3).
 #include "vxsim/core.h"
 
 #include <algorithm>
@@ -669,7 +669,7 @@ void ExecCtx::branch(uint32_t taken_lanes, uint32_t target) {
       throw sim_error(ErrorKind::kDivergence,
                       "divergent branch at PC {:#010x} ({}) (core {}, warp {}): lanes {} branch to {:#010x}, "
                       "lanes {} fall through to {:#010x}. Vortex hardware cannot diverge on a plain "
-                      "branch; wrap it in vx_split/vx_join or use predication (docs/vortex-2x.md §1.3), "
+                      "branch; wrap it in vx_split/vx_join or use predication (docs/vortex.md §1.3), "
                       "or run with --no-strict-divergence",
                       pc, disasm(d, pc), core.id_, wid, lane_list(taken_lanes), target, lane_list(mask & ~taken_lanes),
                       pc + 4);

@@ -57,7 +57,7 @@ struct ExecCtx {
   void branch(uint32_t taken_lanes, uint32_t target);
   void jump(uint32_t target);
 
-  // Vortex warp control (docs/vortex-2x.md §1.3).
+  // Vortex warp control (docs/vortex.md §1.3).
   void tmc(uint32_t new_mask);
   void wspawn(uint32_t num_warps, uint32_t pc);
   uint32_t split(uint32_t then_mask);

@@ -196,7 +196,7 @@ void vote(Ctx& c, const D& d, int kind) {
   }
   write_all(c, d, v);
 }
-/// SHFL (docs/vortex-2x.md §1.3): control b = rs2[5:0], c = rs2[11:6], mask = rs2[17:12].
+/// SHFL (docs/vortex.md §1.3): control b = rs2[5:0], c = rs2[11:6], mask = rs2[17:12].
 void shfl(Ctx& c, const D& d, int kind) {
   std::array<u32, kMaxThreads> val{};
   const u32* a = c.X(d.rs1);
@@ -358,7 +358,7 @@ const InstrDef kTable[] = {
   // ---- Zicond ----------------------------------------------------------------------------------
   {"czero.eqz", enc(0x33, 5, 0x07), kMaskR, "d,s,t", U::kAlu, rr<(+[](u32 a, u32 b) -> u32 { return b == 0 ? 0 : a; })>, false},
   {"czero.nez", enc(0x33, 7, 0x07), kMaskR, "d,s,t", U::kAlu, rr<(+[](u32 a, u32 b) -> u32 { return b != 0 ? 0 : a; })>, false},
-  // ---- Vortex custom-0, funct7=0: warp control (docs/vortex-2x.md §1.2-1.3) ---------------------
+  // ---- Vortex custom-0, funct7=0: warp control (docs/vortex.md §1.2-1.3) ---------------------
   {"vx_tmc", enc(kOpCustom0, 0, 0), kMaskR, "s", U::kSfuWctl, +[](Ctx& c, const D& d) {
       c.tmc(c.X(d.rs1)[c.last_lane()]); }, true},
   {"vx_wspawn", enc(kOpCustom0, 1, 0), kMaskR, "s,t", U::kSfuWctl, +[](Ctx& c, const D& d) {
@@ -384,7 +384,7 @@ const InstrDef kTable[] = {
   {"vx_shfl.down", enc(kOpCustom0, 5, 1), kMaskR, "d,s,t", U::kAlu, +[](Ctx& c, const D& d) { shfl(c, d, 1); }, false},
   {"vx_shfl.bfly", enc(kOpCustom0, 6, 1), kMaskR, "d,s,t", U::kAlu, +[](Ctx& c, const D& d) { shfl(c, d, 2); }, false},
   {"vx_shfl.idx",  enc(kOpCustom0, 7, 1), kMaskR, "d,s,t", U::kAlu, +[](Ctx& c, const D& d) { shfl(c, d, 3); }, false},
-  // ---- Vortex custom-0, funct7=2: TCU WMMA (docs/vortex-2x.md §7.1); rd/rs1 fields = format ids --
+  // ---- Vortex custom-0, funct7=2: TCU WMMA (docs/vortex.md §7.1); rd/rs1 fields = format ids --
   {"vx_wmma", enc(kOpCustom0, 0, 2), kMaskR, "W", U::kTcu, tcu_wmma, false},
 };
 // clang-format on

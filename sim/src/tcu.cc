@@ -1,4 +1,4 @@
-// Tensor-core WMMA (custom-0 funct7=2 funct3=0), docs/vortex-2x.md §7.1. Geometry from the
+// Tensor-core WMMA (custom-0 funct7=2 funct3=0), docs/vortex.md §7.1. Geometry from the
 // formulas of [M] tensor_cfg.h as stated there; register/lane layout per the SDK contract in
 // docs/sdk.md "Tensor cores" (micro-ops k, then m, then n; ra = m·k_steps + k;
 // rb = (n / b_sub_blocks)·k_steps + k with lane offset (n % b_sub_blocks)·tcN·tcK; rc = m·n_steps + n).
@@ -102,7 +102,7 @@ void tcu_wmma(ExecCtx& c, const Decoded& d) {
               }
               result[lane] = C[lane] + acc;
             } else {
-              // SimX's FEDP order (vortex master sim/simx/tensor_unit.cpp, read for the facts):
+              // SimX's FEDP order (vortex master sim/simx/tensor_unit.cpp, docs/vortex.md §7.1):
               // the accumulator starts at C and takes one product at a time in (z, e) order.
               // fp32 output: acc = acc + a·b in binary32 RNE (16-bit products are exact).
               // 16-bit output: acc stays in the output format, each step is a binary32 fused

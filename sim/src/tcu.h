@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the tensor-core WMMA semantics body (docs/vortex-2x.md §7.1).
+// Internal: the tensor-core WMMA semantics body (docs/vortex.md §7.1).
 #include "vxsim/isa.h"
 
 namespace vxsim {

@@ -1,4 +1,4 @@
-// SIMT semantics of the Vortex custom-0 instructions (docs/vortex-2x.md §1.3), each checked by an
+// SIMT semantics of the Vortex custom-0 instructions (docs/vortex.md §1.3), each checked by an
 // assembly program on vxsim.
 #include <gtest/gtest.h>
 

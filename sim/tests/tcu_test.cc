@@ -11,7 +11,7 @@
 namespace vxsim::test {
 namespace {
 
-/// Geometry per warp width, from the worked table of docs/vortex-2x.md §7.1 (NR = 8).
+/// Geometry per warp width, from the worked table of docs/vortex.md §7.1 (NR = 8).
 struct Geo {
   uint32_t nt, M, N, xK, tcM, tcN, tcK, nra, nrb, nrc;
 };

@@ -1,4 +1,4 @@
-"""Robot-learning workloads (random weights, batch 1) built exactly per docs/robotics-workloads.md.
+"""Robot-learning workloads (random weights, batch 1) built exactly per docs/workloads.md.
 
 `WORKLOADS[name].build(config, device, dtype)` -> (model, inputs); one inference is `model(*inputs)`.
 Each has a `full` configuration (the real sizes) and a `tiny` one that runs on a CPU in seconds.

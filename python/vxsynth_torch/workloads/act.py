@@ -1,6 +1,6 @@
 """ACT (Action Chunking with Transformers), LeRobot inference path, random weights, batch 1, fp32.
 
-Structure from docs/robotics-workloads.md §1.3-1.5 (read from tonyzhaozh/act and huggingface/lerobot):
+Structure from docs/workloads.md §1.3-1.5 (read from tonyzhaozh/act and huggingface/lerobot):
 ResNet-18 FrozenBN backbone -> layer4 (512x15x20 for one 480x640 camera) -> 1x1 input projection;
 DETR sine 2-D position embedding; 2 one-dimensional tokens (zero latent through Linear(32->512),
 state through Linear(14->512)); 4 post-norm encoder layers (nn.MultiheadAttention seq-first, q = k = x+pos,
@@ -23,7 +23,7 @@ from .resnet import ResNet18Trunk, frozen_bn
 
 @dataclass(frozen=True)
 class ActConfig:
-    """Sizes; `full` values and their source are in CONFIGS (robotics-workloads.md §1.2-1.3)."""
+    """Sizes; `full` values and their source are in CONFIGS (docs/workloads.md §1.2-1.3)."""
     image_hw: tuple = (480, 640)
     n_cameras: int = 1
     resnet_width: int = 64
@@ -46,7 +46,7 @@ CONFIGS: Dict[str, ActConfig] = {
 
 class SinePosEmb2d(nn.Module):
     """DETR sine embedding, dim_model/2 features per axis, temperature 10000, normalised to [0, 2pi],
-    y features then x features (robotics-workloads.md §1.3). Recomputed on every call, as LeRobot."""
+    y features then x features (docs/workloads.md §1.3). Recomputed on every call, as LeRobot."""
 
     def __init__(self, dim: int) -> None:
         super().__init__()
@@ -128,7 +128,7 @@ class ACT(nn.Module):
 
     def forward(self, images: torch.Tensor, state: torch.Tensor) -> torch.Tensor:
         c = self.cfg
-        # Zero latent created on the CPU and copied each call, as LeRobot (robotics-workloads.md §1.5).
+        # Zero latent created on the CPU and copied each call, as LeRobot (docs/workloads.md §1.5).
         latent = torch.zeros(1, c.latent_dim, dtype=state.dtype).to(state.device)
         tokens = [self.latent_proj(latent), self.state_proj(state)]  # 2 x (1, D)
         x1d = torch.stack(tokens, dim=0)                              # (2, 1, D)

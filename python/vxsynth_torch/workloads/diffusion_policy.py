@@ -1,7 +1,7 @@
 """Diffusion Policy, CNN variant (ConditionalUnet1D), PushT-image classic configuration, random weights,
 batch 1, fp32, DDPM with 100 inference steps.
 
-Structure from docs/robotics-workloads.md §2.2-2.4 (real-stanford/diffusion_policy, robomimic, LeRobot
+Structure from docs/workloads.md §2.2-2.4 (real-stanford/diffusion_policy, robomimic, LeRobot
 classic defaults): observation encoder = center crop 96->84, ResNet-18 trunk with GroupNorm(C/16) (no
 pretraining), SpatialSoftmax (1x1 conv 512->32 keypoints, softmax over H*W, expected x,y on a [-1,1] grid),
 Linear(64->64)+ReLU; 2 observation frames batched through one shared encoder; global condition

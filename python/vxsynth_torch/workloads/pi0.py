@@ -1,7 +1,7 @@
 """pi0 (openpi): PaliGemma = SigLIP So400m/14 + Gemma 2B, plus a Gemma-300M action expert, flow matching.
 Random weights (N(0, 0.02) in every Linear/Embedding/Conv, zero biases, zero RMSNorm weights), batch 1, bf16.
 
-Structure from docs/robotics-workloads.md §3.2-3.7 (Physical-Intelligence/openpi, PyTorch port):
+Structure from docs/workloads.md §3.2-3.7 (Physical-Intelligence/openpi, PyTorch port):
 - 3 image slots of 224x224, each through SigLIP separately (openpi loops per camera), 256 tokens each;
   patch embedding Conv2d(3->1152, 14, s14) and the position embedding kept in fp32 (§3.7), the 27
   pre-LN layers (width 1152, MLP 4304, 16 heads of 72, GELU-tanh) in bf16, final LN, projector 1152->2048.
@@ -23,7 +23,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-#: Masked-logit value used by openpi (robotics-workloads.md §3.5).
+#: Masked-logit value used by openpi (docs/workloads.md §3.5).
 MASK_VALUE = -2.3819763e38
 
 

@@ -1,5 +1,5 @@
 """ResNet-18 written from its published structure (He et al. 2016; torchvision's layer naming), with a
-pluggable normalisation layer: FrozenBatchNorm2d for ACT (docs: robotics-workloads.md §1.3) and
+pluggable normalisation layer: FrozenBatchNorm2d for ACT (docs: docs/workloads.md §1.3) and
 GroupNorm(C/16, C) for Diffusion Policy (§2.3). No torchvision dependency.
 
 Shapes: input (B, 3, H, W) -> layer4 feature (B, 8*width, ceil(H/32), ceil(W/32)); width = 64 for the
@@ -15,7 +15,7 @@ from torch import nn
 
 class FrozenBatchNorm2d(nn.Module):
     """BatchNorm with fixed statistics and affine, as DETR/ACT: y = x*scale + shift with
-    scale = w / sqrt(var + eps), shift = b - mean*scale (eps 1e-5; robotics-workloads.md §1.3).
+    scale = w / sqrt(var + eps), shift = b - mean*scale (eps 1e-5; docs/workloads.md §1.3).
     The four tensors are buffers, not parameters, so they are not counted as parameters."""
 
     def __init__(self, num_features: int, eps: float = 1e-5, device=None, dtype=None) -> None:
@@ -46,7 +46,7 @@ def frozen_bn(device=None, dtype=None) -> NormFactory:
 
 
 def group_norm_c16(device=None, dtype=None) -> NormFactory:
-    """GroupNorm with C/16 groups (DP `obs_encoder_group_norm`, robotics-workloads.md §2.3)."""
+    """GroupNorm with C/16 groups (DP `obs_encoder_group_norm`, docs/workloads.md §2.3)."""
     return lambda c: nn.GroupNorm(max(1, c // 16), c, device=device, dtype=dtype)
 
 
@@ -75,7 +75,7 @@ class BasicBlock(nn.Module):
 class ResNet18Trunk(nn.Module):
     """ResNet-18 without avgpool/fc: stem conv7x7 s2 + norm + relu + maxpool3x3 s2, then four stages of
     two BasicBlocks with widths (w, 2w, 4w, 8w), strides (1, 2, 2, 2). 20 convolutions in total
-    (17 3x3/7x7 + 3 1x1 downsample), matching robotics-workloads.md §1.4's table for w = 64."""
+    (17 3x3/7x7 + 3 1x1 downsample), matching docs/workloads.md §1.4's table for w = 64."""
 
     def __init__(self, norm: NormFactory, width: int = 64, device=None, dtype=None):
         super().__init__()

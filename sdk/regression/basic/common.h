@@ -1,4 +1,4 @@
-// basic: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// basic: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef BASIC_COMMON_H
 #define BASIC_COMMON_H
 

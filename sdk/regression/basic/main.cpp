@@ -1,5 +1,5 @@
 // basic host: device memory round trip, a copy kernel, and the perf counters of the run
-// (read through vx_mpm_query from the dump the kernel's exit path writes, vortex-2x.md §3.5).
+// (read through vx_mpm_query from the dump the kernel's exit path writes, docs/vortex.md §3.5).
 #include <unistd.h>
 #include <VX_types.h>
 #include <vortex.h>

@@ -1,4 +1,4 @@
-// conv3: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// conv3: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef CONV3_COMMON_H
 #define CONV3_COMMON_H
 

@@ -1,4 +1,4 @@
-// diverge: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// diverge: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef DIVERGE_COMMON_H
 #define DIVERGE_COMMON_H
 

@@ -1,4 +1,4 @@
-// fence: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// fence: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef FENCE_COMMON_H
 #define FENCE_COMMON_H
 

@@ -1,4 +1,4 @@
-// gbar: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// gbar: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef GBAR_COMMON_H
 #define GBAR_COMMON_H
 

@@ -1,4 +1,4 @@
-// printf: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// printf: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef PRINTF_COMMON_H
 #define PRINTF_COMMON_H
 

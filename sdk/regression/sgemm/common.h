@@ -1,4 +1,4 @@
-// sgemm: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// sgemm: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef SGEMM_COMMON_H
 #define SGEMM_COMMON_H
 

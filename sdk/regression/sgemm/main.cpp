@@ -11,7 +11,7 @@
 
 #include "common.h"
 
-#define FLOAT_ULP 6  // as Vortex's sgemm test (vortex-2x.md §6.5)
+#define FLOAT_ULP 6  // as Vortex's sgemm test (docs/vortex.md §6.5)
 
 #define RT_CHECK(expr)                                                    \
   do {                                                                    \

@@ -1,4 +1,4 @@
-// sgemm2: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// sgemm2: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef SGEMM2_COMMON_H
 #define SGEMM2_COMMON_H
 

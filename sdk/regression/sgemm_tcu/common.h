@@ -1,4 +1,4 @@
-// sgemm_tcu: shared host/device layout (tests/regression layout, vortex-2x.md §6.1, §7.1).
+// sgemm_tcu: shared host/device layout (tests/regression layout, docs/vortex.md §6.1, §7.1).
 #ifndef SGEMM_TCU_COMMON_H
 #define SGEMM_TCU_COMMON_H
 

@@ -1,4 +1,4 @@
-// vecadd: shared host/device layout (tests/regression layout, vortex-2x.md §6.1).
+// vecadd: shared host/device layout (tests/regression layout, docs/vortex.md §6.1).
 #ifndef VECADD_COMMON_H
 #define VECADD_COMMON_H
 

@@ -1,4 +1,4 @@
-// vecadd host: dst = src0 + src1 on the device, checked against the CPU (order of vortex-2x.md §5).
+// vecadd host: dst = src0 + src1 on the device, checked against the CPU (order of docs/vortex.md §5).
 #include <unistd.h>
 #include <vortex.h>
 

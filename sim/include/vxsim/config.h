@@ -8,7 +8,7 @@
 
 namespace vxsim {
 
-/// Address map of Vortex 2.x, XLEN=32 (docs/vortex-2x.md §3.1, [M] hw/rtl/VX_config.vh).
+/// Address map of Vortex 2.x, XLEN=32 (docs/vortex.md §3.1, [M] hw/rtl/VX_config.vh).
 inline constexpr uint32_t kIoBaseAddr = 0x40;          ///< IO_BASE_ADDR = IO_COUT_ADDR
 inline constexpr uint32_t kIoCoutAddr = 0x40;          ///< console, 64 bytes (IO_COUT_SIZE)
 inline constexpr uint32_t kIoCoutSize = 64;
@@ -24,7 +24,7 @@ inline constexpr uint32_t kMemPageSize = 4096;         ///< MEM_PAGE_SIZE of the
 inline constexpr uint32_t kCacheBlockSize = 64;        ///< CACHE_BLOCK_SIZE
 inline constexpr uint32_t kMpmSlotsPerCore = 32;       ///< 32 × u64 per core in the perf dump
 
-/// Size and behaviour of one simulated device. Defaults are SimX's (docs/vortex-2x.md §8.1).
+/// Size and behaviour of one simulated device. Defaults are SimX's (docs/vortex.md §8.1).
 struct Config {
   uint32_t clusters = 1;        ///< NUM_CLUSTERS
   uint32_t cores = 1;           ///< NUM_CORES per cluster

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// vxsim's functional machine: Processor → cores → warps → lanes (docs/vortex-2x.md §8.5).
+/// vxsim's functional machine: Processor → cores → warps → lanes (docs/vortex.md §8.5).
 ///
 /// Driving it:
 ///   - Functional mode: `Processor p(cfg); load_program(p, path); p.reset(); p.run();`
@@ -31,7 +31,7 @@ class Processor;
 class RunawayGuard;
 
 /// Supplies the values of the MPM counter CSRs 0xB00–0xB1F (low) / 0xB80–0xB9F (high)
-/// (docs/vortex-2x.md §2.2). Index 0 = mcycle, 2 = minstret, 3..31 = class-specific counters.
+/// (docs/vortex.md §2.2). Index 0 = mcycle, 2 = minstret, 3..31 = class-specific counters.
 class CounterSource {
  public:
   virtual ~CounterSource() = default;
@@ -40,7 +40,7 @@ class CounterSource {
                                              uint32_t mpm_class) const = 0;
 };
 
-/// One IPDOM stack entry pushed by a divergent SPLIT (docs/vortex-2x.md §1.3).
+/// One IPDOM stack entry pushed by a divergent SPLIT (docs/vortex.md §1.3).
 struct IpdomEntry {
   uint32_t orig_mask = 0;   ///< mask before the split (restored by the second JOIN)
   uint32_t other_mask = 0;  ///< the set not taken first
@@ -175,7 +175,7 @@ class Processor {
   [[nodiscard]] Core& core(uint32_t i) { return *cores_[i]; }
   [[nodiscard]] const Core& core(uint32_t i) const { return *cores_[i]; }
 
-  /// Device configuration registers (docs/vortex-2x.md §2.3): 0x001/0x002 startup address,
+  /// Device configuration registers (docs/vortex.md §2.3): 0x001/0x002 startup address,
   /// 0x003/0x004 startup argument, 0x005 MPM class. Unknown addresses raise SimError(kRuntime).
   void dcr_write(uint32_t addr, uint32_t value);
   [[nodiscard]] uint32_t dcr_read(uint32_t addr) const;

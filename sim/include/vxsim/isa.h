@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The instruction table: one row per instruction holding its encoding (match/mask), operand
-/// syntax, functional-unit class and semantics body side by side (docs/vortex-2x.md §1; style:
+/// syntax, functional-unit class and semantics body side by side (docs/vortex.md §1; style:
 /// docs style-and-lessons §6.7 rule 1). Decoding, disassembly, the register lists the timing model
 /// sees and execution all come from this one table.
 

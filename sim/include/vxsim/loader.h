@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Kernel image loaders: `.vxbin` (docs/vortex-2x.md §3.2: bytes 0-7 min_vma, 8-15 max_vma, both
+/// Kernel image loaders: `.vxbin` (docs/vortex.md §3.2: bytes 0-7 min_vma, 8-15 max_vma, both
 /// uint64 little-endian, then the raw `objcopy -O binary` image placed at min_vma) and ELF32
 /// RISC-V executables (for debugging; also gives symbols to tests).
 

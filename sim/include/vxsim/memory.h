@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Sparse, paged 32-bit global memory of the simulated device, with the access-control list the
-/// Vortex runtime attaches to buffers (docs/vortex-2x.md §3.1 "Memory ACL").
+/// Vortex runtime attaches to buffers (docs/vortex.md §3.1 "Memory ACL").
 
 #include <cstdint>
 #include <cstring>
@@ -11,7 +11,7 @@
 
 namespace vxsim {
 
-/// ACL flag bits, identical to the runtime's VX_MEM_READ / VX_MEM_WRITE (docs/vortex-2x.md §5).
+/// ACL flag bits, identical to the runtime's VX_MEM_READ / VX_MEM_WRITE (docs/vortex.md §5).
 inline constexpr uint8_t kAclRead = 0x1;
 inline constexpr uint8_t kAclWrite = 0x2;
 

@@ -15,13 +15,13 @@
 
 namespace vxsim {
 
-/// Maximum threads per warp supported by vxsim (Vortex limit, docs/vortex-2x.md §8.1, issue #182).
+/// Maximum threads per warp supported by vxsim (Vortex limit, docs/vortex.md §8.1).
 inline constexpr uint32_t kMaxThreads = 32;
 /// Maximum warps per core supported by vxsim (same source).
 inline constexpr uint32_t kMaxWarps = 32;
 
 /// Functional-unit class an instruction issues to; mirrors SimX's ALU/FPU/LSU/SFU/TCU split
-/// (docs/vortex-2x.md §8.1) with the finer latency classes of SimX's func_unit.cpp.
+/// (docs/vortex.md §8.1) with the finer latency classes of SimX's func_unit.cpp.
 enum class UnitClass : uint8_t {
   kAlu,        ///< integer ALU, branches, jumps, LUI/AUIPC, Zicond, VOTE/SHFL (latency 2)
   kMul,        ///< MUL/MULH* (latency 2)
@@ -36,7 +36,7 @@ enum class UnitClass : uint8_t {
   kTcu,        ///< tensor-core WMMA (expands into `tcu_micro_ops` micro-ops of latency 6 each)
 };
 
-/// Address space of a memory access, as SimX classifies addresses (docs/vortex-2x.md §3.1).
+/// Address space of a memory access, as SimX classifies addresses (docs/vortex.md §3.1).
 enum class AddrSpace : uint8_t { kGlobal, kLocal, kIo };
 
 /// Kind of a memory access.

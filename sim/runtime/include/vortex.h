@@ -1,6 +1,6 @@
 /// \file
 /// Vortex 2.x host runtime API (names and signatures of upstream `runtime/include/vortex.h` at
-/// the Oct-2025 master, docs/vortex-2x.md §5), implemented by vxsim in-process: a regression-style
+/// the Oct-2025 master, docs/vortex.md §5), implemented by vxsim in-process: a regression-style
 /// `main.cpp` written for Vortex compiles and runs unchanged against this header. Every call
 /// returns 0 on success and a negative value on failure, after printing the reason to stderr.
 /// Device shape and behaviour come from environment variables (docs/vxsim.md): VXSIM_CLUSTERS,

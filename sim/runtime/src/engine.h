@@ -40,10 +40,10 @@ struct LaunchReport {
 /// Runs the reset processor until every core is idle. Throws SimError on a device fault.
 LaunchReport run_engine(Processor& proc, const EngineOptions& opts);
 
-/// MPM slot `index` (0..31) of `core` as the kernel's perf dump left it (docs/vortex-2x.md §3.5).
+/// MPM slot `index` (0..31) of `core` as the kernel's perf dump left it (docs/vortex.md §3.5).
 using MpmQuery = std::function<uint64_t(uint32_t core, uint32_t index)>;
 
-/// The `PERF:` lines of vx_dump_perf (docs/vortex-2x.md §8.3) for the last launch.
+/// The `PERF:` lines of vx_dump_perf (docs/vortex.md §8.3) for the last launch.
 std::string format_perf(uint32_t num_cores, uint32_t mpm_class, const LaunchReport& report, const MpmQuery& query);
 
 }  // namespace vxsim::runtime

@@ -1,4 +1,4 @@
-// vortex.h implemented on vxsim (docs/vortex-2x.md §5; docs/vxsim.md "Runtime").
+// vortex.h implemented on vxsim (docs/vortex.md §5; docs/vxsim.md "Runtime").
 #include "vortex.h"
 
 #include <algorithm>
@@ -24,7 +24,7 @@ namespace vxsim::runtime {
 namespace {
 
 /// Allocation window: USER_BASE_ADDR up to PAGE_TABLE_BASE_ADDR (0xF0000000), which keeps buffers
-/// clear of the per-hart stacks below STACK_BASE_ADDR (docs/vortex-2x.md §3.1).
+/// clear of the per-hart stacks below STACK_BASE_ADDR (docs/vortex.md §3.1).
 constexpr uint64_t kAllocBegin = kIoEndAddr;
 constexpr uint64_t kAllocEnd = 0xF0000000ull;
 

@@ -1,4 +1,4 @@
-/* Vortex custom-0 instructions and helpers for vxsim's assembly tests (docs/vortex-2x.md §1.2). */
+/* Vortex custom-0 instructions and helpers for vxsim's assembly tests (docs/vortex.md §1.2). */
 #define VX_TMC(rs1)             .insn r 0x0B, 0, 0, x0, rs1, x0
 #define VX_WSPAWN(rs1, rs2)     .insn r 0x0B, 1, 0, x0, rs1, rs2
 #define VX_SPLIT(rd, rs1)       .insn r 0x0B, 2, 0, rd, rs1, x0

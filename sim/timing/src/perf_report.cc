@@ -22,7 +22,7 @@ int avg(uint64_t sum, uint64_t n) {
   return static_cast<int>(static_cast<double>(sum) / static_cast<double>(n));
 }
 
-// MPM slot indices (CSR − 0xB00), docs/vortex-2x.md §2.2.
+// MPM slot indices (CSR − 0xB00), docs/vortex.md §2.2.
 enum Slot : uint32_t {
   kCycle = 0x00, kInstret = 0x02,
   // class 1

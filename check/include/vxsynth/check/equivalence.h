@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Output equivalence (docs/signature-and-tolerances.md §4; paper §3.5): every element checked
+/// Output equivalence (docs/signature.md §4; paper §3.5): every element checked
 /// against atol + rtol·|ref|; NaN/Inf never pass (an unwritten, NaN-poisoned element shows up
 /// here); an all-zero or constant output fails even inside the tolerance.
 

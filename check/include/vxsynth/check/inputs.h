@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Fresh random inputs for every check, scaled like the workload's tensors
-/// (docs/signature-and-tolerances.md §4: "freshly drawn random values (not zeros) …, weights
+/// (docs/signature.md §4: "freshly drawn random values (not zeros) …, weights
 /// ~ N(0, 1/K)"), and the raw little-endian tensor files candidates read and write.
 
 #include <cstdint>

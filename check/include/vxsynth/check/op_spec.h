@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The operator a candidate must implement: family, shape, bias and activation (the "same output"
-/// half of a reference; docs/signature-and-tolerances.md §2 property 4, §4). Shared by the float64
+/// half of a reference; docs/signature.md §2 property 4, §4). Shared by the float64
 /// reference ops, the input generator and codegen.
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Precision paths and the ONE tolerance table of output equivalence
-/// (docs/signature-and-tolerances.md §4; paper §3.5, Table 5), plus the 16-bit float roundings the
+/// (docs/signature.md §4; paper §3.5, Table 5), plus the 16-bit float roundings the
 /// paths use.
 
 #include <array>
@@ -40,7 +40,7 @@ struct PrecisionRow {
   Tolerance candidate;
 };
 
-/// The tolerance table, values exactly as docs/signature-and-tolerances.md §4 (starting
+/// The tolerance table, values exactly as docs/signature.md §4 (starting
 /// tolerances; tighten only with measured evidence).
 inline constexpr std::array<PrecisionRow, 3> kPrecisionTable{{
     {PrecisionPath::kFp32, "fp32", "FP32 -> FP32 SIMT -> FP32 SIMT", {1e-5, 1e-4}, {1e-5, 1e-4}},

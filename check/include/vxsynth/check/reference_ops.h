@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Float64 CPU reference implementations of the operator families (docs/signature-and-tolerances.md
+/// Float64 CPU reference implementations of the operator families (docs/signature.md
 /// §4: "a float64 CPU implementation of the same op is the reference" where no GPU is available).
 /// Inputs arrive as doubles holding the exact values of the stored (fp32 or bf16) tensors; every
 /// multiply-add is done in double, in a fixed order.

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A design point: the four fixed reference properties plus a value for each of the twelve
-/// optimization axes (docs/signature-and-tolerances.md §2–3; paper §3.3–3.4, Tables 3–4).
+/// optimization axes (docs/signature.md §2–3; paper §3.3–3.4, Tables 3–4).
 /// Codegen renders one design point into a CUDA candidate and a Vortex candidate that implement
 /// the same strategy. Validation rejects points that break a fixed property or a constraint, with
 /// a reason naming the axis and the numbers involved.
@@ -24,7 +24,7 @@
 
 namespace vxsynth::codegen {
 
-/// The twelve axes of paper Table 3, in the order of docs/signature-and-tolerances.md §3 (ids are
+/// The twelve axes of paper Table 3, in the order of docs/signature.md §3 (ids are
 /// stable; the axis table below is in this order).
 enum class AxisId : uint8_t {
   kTile, kRegTile, kPrefetch, kSmemStage, kReadOnce, kLaneMap,
@@ -32,7 +32,7 @@ enum class AxisId : uint8_t {
 };
 inline constexpr int kNumAxes = 12;
 
-/// The four properties fixed before refinement (paper Table 4; contract §2). Every candidate of
+/// The four properties fixed before refinement (paper Table 4; docs/signature.md §2). Every candidate of
 /// a chain keeps them; validation compares a point's derived engine/types/block/shape with these.
 struct FixedProperties {
   core::EngineClass engine = core::EngineClass::kSimt;  ///< 1. engine class
@@ -42,13 +42,13 @@ struct FixedProperties {
 };
 
 /// Vortex machine the Vortex candidate targets (SimX defaults are 1 core × 4 warps × 4 threads;
-/// vortex-2x.md §8.1). vx_spawn_threads needs warps·threads ≥ block size (§4.2); the TCU tile
+/// docs/vortex.md §8.1). vx_spawn_threads needs warps·threads ≥ block size (§4.2); the TCU tile
 /// shape follows from `threads` (§7.1).
 struct VortexTarget {
   uint32_t cores = 1;
   uint32_t warps = 32;
   uint32_t threads = 8;
-  uint32_t local_mem_bytes = 16384;  ///< LMEM_LOG_SIZE = 14: 16 KiB per core (vortex-2x.md §3.1)
+  uint32_t local_mem_bytes = 16384;  ///< LMEM_LOG_SIZE = 14: 16 KiB per core (docs/vortex.md §3.1)
 };
 
 /// Lane-contiguous mapping (axis lane_map).
@@ -172,7 +172,7 @@ struct GemmView {
 /// Fragment dimensions (m, n, k) of a CUDA shape.
 [[nodiscard]] std::array<uint32_t, 3> frag_dims(FragShape s);
 /// Vortex TCU tile (M, N, K in input elements) for warp width `threads` and 16-bit inputs
-/// (vortex-2x.md §7.1: tile_cap = NT·8, M×N a split of log2(tile_cap) with M ≥ N,
+/// (docs/vortex.md §7.1: tile_cap = NT·8, M×N a split of log2(tile_cap) with M ≥ N,
 /// xtileK = tile_cap / M, K = 2·xtileK for 16-bit types). Throws for NT not in {2,4,8,16,32}.
 [[nodiscard]] std::array<uint32_t, 3> vortex_tcu_tile(uint32_t threads);
 

@@ -2,7 +2,7 @@
 /// \file
 /// Renders a design point into its pair of candidates (paper §3.4): a CUDA candidate (one `.cu`)
 /// and a Vortex candidate (kernel.cpp + main.cpp + common.h + Makefile in Vortex's
-/// tests/regression layout, vortex-2x.md §6). Both sides come from the same kernel-body generator,
+/// tests/regression layout, docs/vortex.md §6). Both sides come from the same kernel-body generator,
 /// so they implement the same tiling, staging, lane mapping, split-K and epilogue.
 
 #include <filesystem>

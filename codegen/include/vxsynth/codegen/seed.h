@@ -10,7 +10,7 @@
 
 namespace vxsynth::codegen {
 
-/// The four fixed properties of a reference context (contract §2): engine class, the precision
+/// The four fixed properties of a reference context (docs/signature.md §2): engine class, the precision
 /// path of its data types, the block size of its launch, and its op/shape. Throws vxsynth::Error
 /// naming the kernel when the context lacks a shape, has block size 0, or its types have no path.
 [[nodiscard]] FixedProperties fixed_properties(const core::ReferenceContext& ctx);

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The candidate check without a GPU (docs/signature-and-tolerances.md §4): render the Vortex
+/// The candidate check without a GPU (docs/signature.md §4): render the Vortex
 /// candidate of a design point, feed it fresh random inputs, run it on vxsim and compare every
 /// output element with the float64 CPU reference, recorded as "candidate check vs cpu-float64".
 

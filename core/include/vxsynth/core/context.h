@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Reference program context of one hot kernel and its four fixed properties (paper §3.3, Table 4;
-/// docs/signature-and-tolerances.md §2). Produced by the importers, stored in the reference bundle,
+/// docs/signature.md §2). Produced by the importers, stored in the reference bundle,
 /// consumed by codegen (seed) and the sandbox (fixed-property checks).
 
 #include <array>
@@ -54,7 +54,7 @@ struct TileHint {
   uint32_t stages = 0;
 };
 
-/// One tensor operand of the framework op as the torch trace records it (ncu-and-torch.md §6).
+/// One tensor operand of the framework op as the torch trace records it (docs/ncu.md §6).
 struct TensorDesc {
   std::vector<int64_t> dims;
   std::vector<int64_t> strides;   ///< elements; empty when the trace has none

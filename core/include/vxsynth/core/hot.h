@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Hot kernels (paper §4.1, Fig. 3) and the torch ↔ ncu join (ncu-and-torch.md §5.3).
+/// Hot kernels (paper §4.1, Fig. 3) and the torch ↔ ncu join (docs/ncu.md §5.3).
 
 #include <cstddef>
 #include <optional>

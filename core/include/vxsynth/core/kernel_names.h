@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// THE kernel-name rule table: library kernel-name families → engine class and tile syntax
-/// (ncu-and-torch.md §7). NVIDIA documents none of these names except CUTLASS's; a name is a hint
+/// (docs/ncu.md §7). NVIDIA documents none of these names except CUTLASS's; a name is a hint
 /// that the counters outrank (§7.6), and a tile read from a name is kept only where the launch
 /// geometry agrees (paper §3.1). Adding a family is a row in kernel_names.cc.
 
@@ -60,7 +60,7 @@ struct NameHints {
 /// qualifier ("void cudnn::engines_precompiled::nchwToNhwcKernel<float, …>(…)" → "nchwToNhwcKernel";
 /// "void ns::Tile<128>::run(float*)" → "run"; "std::enable_if<…>::type internal::gemvx::kernel<…>(…)"
 /// → "kernel"; "nvjet_sm90_tst_…" unchanged). ncu and torch spell templated names differently
-/// (ncu-and-torch.md §5.3) but agree on this; both anonymous-namespace spellings read as "anon".
+/// (docs/ncu.md §5.3) but agree on this; both anonymous-namespace spellings read as "anon".
 [[nodiscard]] std::string kernel_base_name(std::string_view name);
 
 }  // namespace vxsynth::core

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// THE metric table: the ten profile-signature metrics (paper §3.2, Table 2;
-/// docs/signature-and-tolerances.md §1), their ncu sources per NVIDIA architecture
-/// (ncu-and-torch.md §0, §2, §9), the Vortex source each is computed from (implemented by the timing
+/// docs/signature.md §1), their ncu sources per NVIDIA architecture
+/// (docs/ncu.md §0, §2, §9), the Vortex source each is computed from (implemented by the timing
 /// adapter, not here), and the distance transforms. Adding a metric is a row in metrics.cc.
 ///
 /// Every ncu-derived metric is a ratio of two linear forms over ncu counters:
@@ -22,7 +22,7 @@
 
 namespace vxsynth::core {
 
-/// NVIDIA architectures whose ncu metric sets we know (ncu-and-torch.md §0, §9).
+/// NVIDIA architectures whose ncu metric sets we know (docs/ncu.md §0, §9).
 enum class Arch : uint8_t { kHopper, kAmpere, kAda, kOrin };
 inline constexpr std::size_t kNumArchs = 4;
 
@@ -33,10 +33,10 @@ struct ArchInfo {
   std::string_view cc;        ///< compute capability as ncu's CC column prints it: "9.0"
   std::string_view chip;      ///< ncu --chip name: "gh100"
   std::string_view name;      ///< "Hopper (H100/H200)"
-  bool has_dram_counters;     ///< false on Orin: no dram__* metrics (ncu-and-torch.md §0.2)
+  bool has_dram_counters;     ///< false on Orin: no dram__* metrics (docs/ncu.md §0.2)
 };
 
-/// The architecture table (ncu-and-torch.md §0, §9).
+/// The architecture table (docs/ncu.md §0, §9).
 [[nodiscard]] std::span<const ArchInfo> arch_table();
 [[nodiscard]] const ArchInfo& arch_info(Arch arch);
 /// Architecture for a CC string ("9.0", "8.0", "8.9", "8.7"); nullopt for any other.
@@ -48,19 +48,19 @@ struct ArchInfo {
 enum class MetricGroup : uint8_t { kTraffic, kEngineCommit, kWorkPerByte, kMachineBusy };
 [[nodiscard]] std::string_view to_string(MetricGroup g);
 
-/// Distance transform (docs/signature-and-tolerances.md §1, paper Table 2).
+/// Distance transform (docs/signature.md §1, paper Table 2).
 enum class Transform : uint8_t {
   kPercent,   ///< d = |c − r| / 100            (percent metrics)
   kDirect,    ///< d = |c − r|                  (atomics per instruction, active-lane fraction)
   kLogRatio,  ///< d = |ln((c+ε)/(r+ε))| / ln C  (arithmetic intensity, DRAM bandwidth)
 };
 
-/// ε and C of the log-ratio transform (docs/signature-and-tolerances.md §1).
+/// ε and C of the log-ratio transform (docs/signature.md §1).
 inline constexpr double kLogEpsilon = 1e-12;
 inline constexpr double kLogRatioC = 5.0;
 
 /// One ncu counter in a linear form: coef × value(name), where `fallback` is used when the file has
-/// no column `name` (e.g. the deprecated active-lane ratio, ncu-and-torch.md §2.9).
+/// no column `name` (e.g. the deprecated active-lane ratio, docs/ncu.md §2.9).
 struct NcuTerm {
   double coef = 1.0;
   std::string_view name;
@@ -96,7 +96,7 @@ struct MetricDef {
 [[nodiscard]] std::optional<MetricId> metric_from_key(std::string_view key);
 
 /// ncu metrics recorded per kernel besides the signature inputs (provenance and guards,
-/// docs/signature-and-tolerances.md §1 "Also store"). `required` ones must have a column.
+/// docs/signature.md §1 "Also store"). `required` ones must have a column.
 struct RecordedNcuMetric {
   std::string_view name;
   bool required;
@@ -127,7 +127,7 @@ struct MetricDistance {
 };
 
 /// Signature distance report: D = mean of d over the metrics both signatures measured
-/// (docs/signature-and-tolerances.md §1); `d_value` is nullopt when no metric is shared.
+/// (docs/signature.md §1); `d_value` is nullopt when no metric is shared.
 struct DistanceReport {
   std::array<MetricDistance, kNumMetrics> per_metric;
   std::optional<double> d_value;

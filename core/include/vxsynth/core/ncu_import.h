@@ -1,13 +1,13 @@
 #pragma once
 /// \file
-/// Importer for Nsight Compute CSV exports (ncu-and-torch.md §5):
+/// Importer for Nsight Compute CSV exports (docs/ncu.md §5):
 ///   ncu --import R.ncu-rep --csv --page raw --print-units base      (wide: one row per kernel)
 ///   ncu --import R.ncu-rep --csv --page details --print-units base  (long: one row per kernel×metric)
 /// Both layouts are detected from the header. Columns are found by name, never by position (NVTX
 /// columns shift them); preamble lines before the `"ID",` header are skipped; thousands separators
 /// inside quotes and `n/a` cells are handled. Every ncu metric the signature needs on the file's
 /// architecture must have a column: ncu drops unknown names silently, so a missing column is an
-/// error that names the metric (docs/signature-and-tolerances.md §1).
+/// error that names the metric (docs/signature.md §1).
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Builds the reference program context of one kernel (paper §3.1, Table 4;
-/// docs/signature-and-tolerances.md §2) from its torch-trace event and, when ncu profiled it, its
+/// docs/signature.md §2) from its torch-trace event and, when ncu profiled it, its
 /// ncu row: op kind and shape from the framework op's Input Dims/Concrete Inputs, operand and
 /// accumulator types from its Input types, engine class from the counters first (tensor pipe > 5 %
 /// or any non-fp64 tensor FLOP counted; DMMA when only fp64 tensor FLOPs) and the kernel-name rules
@@ -17,7 +17,7 @@
 
 namespace vxsynth::core {
 
-/// Tensor-pipe activity above which a kernel is tensor-core (ncu-and-torch.md §2.5, §7.6: HFMA2.MMA
+/// Tensor-pipe activity above which a kernel is tensor-core (docs/ncu.md §2.5, §7.6: HFMA2.MMA
 /// constant building alone reads up to 2.4 % on SIMT kernels).
 inline constexpr double kTensorPipeThresholdPct = 5.0;
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The ten-metric profile signature (paper §3.2, Table 2; docs/signature-and-tolerances.md §1).
+/// The ten-metric profile signature (paper §3.2, Table 2; docs/signature.md §1).
 /// The metric table itself (ids, units, ncu sources, Vortex sources, distance transforms) lives in
 /// metrics.h; this header only holds values.
 
@@ -10,7 +10,7 @@
 
 namespace vxsynth::core {
 
-/// Stable metric ids, in the order of docs/signature-and-tolerances.md §1. The string ids
+/// Stable metric ids, in the order of docs/signature.md §1. The string ids
 /// ("l1_hit_rate", …) are in the metric table.
 enum class MetricId : uint8_t {
   kL1HitRate,

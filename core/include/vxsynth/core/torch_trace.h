@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Importer for PyTorch profiler Chrome traces (torch 2.x, CPU + CUDA activities,
-/// record_shapes=True; ncu-and-torch.md §6), plain `.json` or gzip-compressed `.json.gz`.
+/// record_shapes=True; docs/ncu.md §6), plain `.json` or gzip-compressed `.json.gz`.
 /// Each GPU kernel is linked to the innermost `cpu_op` through `args["External id"]` (not through
 /// the ac2g flows, which also point at non-launch calls), then walked up by time containment on the
 /// same (pid, tid) to the top-level op.

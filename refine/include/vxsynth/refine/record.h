@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The revision record of one reconstruction: an append-only JSONL file, one line per revision
-/// (docs/signature-and-tolerances.md §5, paper §3.6 "Revision record"). Each line is written with
+/// (docs/signature.md §5, paper §3.6 "Revision record"). Each line is written with
 /// vxsynth::append_line_atomic; the reader validates every line, and tolerates (and can repair) only
 /// a torn last line, which is what an interrupted run can leave behind. `--resume` rebuilds the
 /// loop's state from the record alone (see docs/reconstruct.md).
@@ -17,7 +17,7 @@
 
 namespace vxsynth::refine {
 
-/// Noise margin δ of the retain rule (docs/signature-and-tolerances.md §5; paper §3.6: "lowers D by
+/// Noise margin δ of the retain rule (docs/signature.md §5; paper §3.6: "lowers D by
 /// more than the measurement-noise margin δ = 0.005").
 inline constexpr double kRetainMargin = 0.005;
 
@@ -36,7 +36,7 @@ enum class Decision : uint8_t { kSeed, kRetain, kRevert, kReject };
 [[nodiscard]] const char* decision_name(Decision d);
 
 /// One optimization axis applied in a revision: a stable axis id of
-/// docs/signature-and-tolerances.md §3 ("tile", "lane_map", …) and a direction, "forward" (the
+/// docs/signature.md §3 ("tile", "lane_map", …) and a direction, "forward" (the
 /// axis's usual sense, e.g. more staging, larger tile) or "reverse" (paper §4.4: lane mapping
 /// "applied in reverse" to lower coalescing).
 struct AxisStep {
@@ -45,7 +45,7 @@ struct AxisStep {
   friend bool operator==(const AxisStep&, const AxisStep&) = default;
 };
 
-/// Outcome of one output-equivalence check (docs/signature-and-tolerances.md §4).
+/// Outcome of one output-equivalence check (docs/signature.md §4).
 struct CheckOutcome {
   bool ran = false;           ///< false when the revision was rejected before this check
   bool passed = false;

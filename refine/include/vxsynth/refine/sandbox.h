@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The refinement sandbox (paper §3.3; docs/signature-and-tolerances.md §2): the constraint set that
+/// The refinement sandbox (paper §3.3; docs/signature.md §2): the constraint set that
 /// every revision is validated against before it is built, run or profiled, whatever agent wrote it.
 ///
 /// Three layers, each a table of rules with a stable id that the record's rejection reason names:
@@ -82,7 +82,7 @@ struct ObservedProperties {
   std::optional<double> atomics_per_inst;       ///< counter: must be 0 (sandbox forbids atomics)
 };
 
-/// What the candidate must keep (docs/signature-and-tolerances.md §2). Derived from the reference
+/// What the candidate must keep (docs/signature.md §2). Derived from the reference
 /// context with the Vortex adaptation of paper §3.3: a TF32 tensor-core reference becomes FP16 on
 /// the Vortex side (`for_vortex` = true).
 struct FixedProperties {

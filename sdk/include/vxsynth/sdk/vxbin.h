@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The `.vxbin` kernel image format of Vortex 2.x (../shared/docs/vortex-2x.md §3.2) and its
+/// The `.vxbin` kernel image format of Vortex 2.x (docs/vortex.md §3.2) and its
 /// writer from an RV32 ELF file.
 ///
 /// Layout: bytes 0-7 `min_vma` (uint64, little-endian), bytes 8-15 `max_vma` (uint64 LE), then the

@@ -3,7 +3,7 @@
 /// Typed configuration of vxsim's timing model. Every default lives in the member initialisers
 /// below (one place); the parameter table (`timing_params()`) gives each one a dotted key, a type, a
 /// unit and a doc line, and drives TOML loading, `--set key=value` overrides and `dump_toml()`.
-/// Defaults are SimX's (docs/vortex-2x.md §8.1) unless a comment says otherwise; modelling
+/// Defaults are SimX's (docs/vortex.md §8.1) unless a comment says otherwise; modelling
 /// compromises are written next to the parameter they concern and in configs/default.toml.
 
 #include <cstdint>
@@ -56,7 +56,7 @@ struct LmemParams {
   uint32_t latency = 2;   ///< cycles of a conflict-free access
 };
 
-/// Functional-unit latencies in cycles (SimX func_unit.cpp, docs/vortex-2x.md §8.1).
+/// Functional-unit latencies in cycles (SimX func_unit.cpp, docs/vortex.md §8.1).
 struct LatencyParams {
   uint32_t alu = 2;        ///< ALU, branch, jump
   uint32_t mul = 2;
@@ -88,7 +88,7 @@ struct TimingConfig {
   uint32_t fetch_latency = 1;   ///< cycles from the scheduler's pick to the I-cache request
   /// Cycles from I-cache response to the instruction buffer (decode + buffer enqueue). 4 is
   /// calibrated, not a SimX constant: it brings vxsim's cycles for the SDK's regression vecadd,
-  /// sgemm, sgemm2 and conv3 to 0.62–1.00 × real SimX's on Vortex's versions (vortex-2x.md §12;
+  /// sgemm, sgemm2 and conv3 to 0.62–1.00 × real SimX's on Vortex's versions (docs/vortex.md §12;
   /// docs/timing.md "Calibration"), from 0.50–0.70 × with 1.
   uint32_t decode_latency = 4;
   uint32_t operand_latency = 1; ///< cycles from issue to the functional unit (operand collector, dispatch)

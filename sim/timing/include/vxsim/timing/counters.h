@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Performance counters of the timing model: one struct per unit kind, one CoreCounters per core,
-/// and the shared memory-side counters. Names follow SimX's MPM counters (docs/vortex-2x.md §2.2);
-/// the extra "signature inputs" are what docs/signature-and-tolerances.md §1 needs.
+/// and the shared memory-side counters. Names follow SimX's MPM counters (docs/vortex.md §2.2);
+/// the extra "signature inputs" are what docs/signature.md §1 needs.
 ///
 /// Counter definitions (the timing model is the only writer):
 /// | counter | definition |

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// `PERF:` lines in the format of Vortex's `vx_dump_perf` (docs/vortex-2x.md §8.3), so scripts
+/// `PERF:` lines in the format of Vortex's `vx_dump_perf` (docs/vortex.md §8.3), so scripts
 /// written for SimX (`grep "PERF: core0: dcache reads="`) work on vxsim output. The numbers come
 /// from an MPM query function, which is either the timing model's live counters or the perf-dump
-/// block the kernel wrote at exit (docs/vortex-2x.md §3.5) — the same path the runtime uses.
+/// block the kernel wrote at exit (docs/vortex.md §3.5) — the same path the runtime uses.
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Timing mode for a vxsim::Processor: adapts the functional core to the timing model and
-/// installs the timing model's counters as the source of the MPM CSRs (0xB00.., docs/vortex-2x.md
+/// installs the timing model's counters as the source of the MPM CSRs (0xB00.., docs/vortex.md
 /// §2.2), so a kernel's `vx_perf_dump` at exit — and through it the runtime's `vx_dump_perf` and
 /// `vx_mpm_query` — reads the timing model's numbers.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// vxsim's cycle-level timing model, in the spirit of SimX (docs/vortex-2x.md §8.1, §8.5).
+/// vxsim's cycle-level timing model, in the spirit of SimX (docs/vortex.md §8.1, §8.5).
 ///
 /// Per core, every cycle:
 ///  1. **Issue** (one per issue slot): among warps whose instruction-buffer head has been decoded,
@@ -49,7 +49,7 @@ class FunctionalDevice {
   virtual void check_deadlock() const {}
 };
 
-/// MPM counter classes held in DCR 0x005 (docs/vortex-2x.md §2.2).
+/// MPM counter classes held in DCR 0x005 (docs/vortex.md §2.2).
 enum class MpmClass : uint32_t { kNone = 0, kCore = 1, kMem = 2 };
 
 /// The timing model of a whole device.
@@ -72,7 +72,7 @@ class TimingModel {
   [[nodiscard]] uint64_t now() const { return now_; }
 
   /// Reads MPM CSR `csr` (0xB00..0xB1F low word, 0xB80..0xB9F high word) of `core` for the MPM
-  /// class `cls` as SimX defines it (docs/vortex-2x.md §2.2), live. Unknown or class-less CSRs
+  /// class `cls` as SimX defines it (docs/vortex.md §2.2), live. Unknown or class-less CSRs
   /// read 0 (as in SimX). The full 64-bit value is returned by mpm_value().
   [[nodiscard]] uint32_t mpm_read(uint32_t core, uint32_t csr, MpmClass cls) const;
   /// 64-bit value of MPM slot `index` (0..31) for `core` and `cls`.
