@@ -54,6 +54,13 @@ void print(const std::vector<Row>& rows, std::size_t name_width) {
                              r.context.helper_kernel ? "helper" : "main", r.sig, clip(r.name, name_width));
 }
 
+/// Under the table: why each `other` row's op was not read.
+void print_reasons(const std::vector<Row>& rows) {
+  for (const Row& r : rows)
+    if (r.context.op == core::OpKind::kOther && !r.context.op_reason.empty())
+      std::cout << fmt::format("  {} op other: {}\n", r.id, r.context.op_reason);
+}
+
 bool is_gzip(const std::string& text) {
   return text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b;
 }
@@ -158,16 +165,13 @@ int run_trace(const Options& o, const std::string& text) {
                              "the total, not ranked (no operator)\n",
                              comm.launches, comm.total_us, 100.0 * comm.share);
   std::vector<Row> rows;
-  std::vector<std::string> reasons;
   for (const core::HotKernel& h : core::rank_hot_kernels(tr, o.top)) {
     const core::TraceKernel& k = tr.kernels[h.launches.front()];
     rows.push_back({h.rank, h.launches.size(), fmt::format("k{}", h.rank), k.name, h.share, h.cumulative_share,
                     core::build_context(k, nullptr, core::Arch::kHopper), "-"});
-    if (rows.back().context.op == core::OpKind::kOther && !rows.back().context.op_reason.empty())
-      reasons.push_back(fmt::format("  {} op other: {}", rows.back().id, rows.back().context.op_reason));
   }
   print(rows, o.name_width);
-  for (const std::string& r : reasons) std::cout << r << "\n";
+  print_reasons(rows);
   return 0;
 }
 
@@ -202,6 +206,7 @@ int run(const Options& o) {
                     k.signature ? "yes" : "no"});
   }
   print(rows, o.name_width);
+  print_reasons(rows);
   return 0;
 }
 

@@ -185,6 +185,7 @@ json context_to_json(const ReferenceContext& c) {
   j["engine_reason"] = c.engine_reason;
   j["name_rule"] = c.name_rule;
   j["helper_kernel"] = c.helper_kernel;
+  j["op_reason"] = c.op_reason;
   j["launch"] = {{"grid", c.launch.grid},
                  {"block", c.launch.block},
                  {"block_size", c.launch.block_size()},
@@ -241,6 +242,7 @@ ReferenceContext read_context(const json& j, const At& at) {
   c.name_rule = str(j, at, "name_rule");
   // Optional; a bundle without it reads as false.
   if (j.contains("helper_kernel")) c.helper_kernel = boolean(j, at, "helper_kernel");
+  if (j.contains("op_reason")) c.op_reason = str(j, at, "op_reason");  // optional, like helper_kernel
   const json& l = field(j, at, "launch");
   const At la = at["launch"];
   c.launch.grid = dim3(l, la, "grid");

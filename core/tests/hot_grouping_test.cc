@@ -10,6 +10,7 @@
 
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
+#include "vxsynth/core/bundle.h"
 #include "vxsynth/core/hot.h"
 #include "vxsynth/core/reference.h"
 #include "vxsynth/core/torch_trace.h"
@@ -93,6 +94,7 @@ TEST(HotGrouping, UnreadConvolutionSaysWhy) {
   EXPECT_EQ(c.op, OpKind::kOther);
   EXPECT_NE(c.op_reason.find("aten::conv_transpose1d > aten::convolution"), std::string::npos) << c.op_reason;
   EXPECT_NE(c.op_reason.find("transposed convolution"), std::string::npos) << c.op_reason;
+  EXPECT_EQ(context_to_json(c)["op_reason"], c.op_reason);  // the bundle keeps the reason
   // Still grouped by dilation: the unread op's arguments are in its signature.
   EXPECT_EQ(rank_hot_kernels(tr).size(), 3u);
 }

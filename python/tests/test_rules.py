@@ -87,7 +87,7 @@ def test_range_filter_ranks_only_the_kept_kernels(tmp_path):
 
 def test_trace_without_shapes_is_refused_with_the_advice():
     path = os.path.join(TCN, "tcn_no_shapes.trace.json.gz")
-    with pytest.raises(rules.RulesError, match=r"input shapes are missing.*record_shapes=True"):
+    with pytest.raises(trace.TraceError, match=r"tcn_no_shapes.trace.json.gz: input shapes are missing.*record_shapes=True"):
         trace.rank_hot_kernels(trace.load_trace(path), 5, path)
 
 

@@ -28,7 +28,12 @@ _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 
 
 class RulesError(RuntimeError):
-    """The C++ side could not be asked: no `vxsynth` executable, or it failed."""
+    """The C++ side could not be asked (no `vxsynth` executable: `returncode` None) or refused the input
+    (`returncode` 2: its message names the file and what is wrong)."""
+
+    def __init__(self, message: str, returncode: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode
 
 
 def candidates() -> List[str]:
@@ -88,7 +93,7 @@ def run_json(args: Sequence[str], stdin: Optional[str] = None, timeout: float = 
     except (OSError, subprocess.TimeoutExpired) as e:
         raise RulesError(f"{' '.join(cmd)}: {e}") from None
     if r.returncode != 0:
-        raise RulesError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}")
+        raise RulesError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}", r.returncode)
     try:
         return json.loads(r.stdout)
     except json.JSONDecodeError as e:

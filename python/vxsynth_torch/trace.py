@@ -173,13 +173,18 @@ def rank_hot_kernels(data: Dict[str, Any], top_k: int = 5, path: str = "<trace>"
     """Rank kernel groups by total GPU time with the C++ rule (`vxsynth hot --json`), optionally only the
     kernels launched inside `range_name`. Returns {'total_kernel_us', 'kernel_launches', 'distinct_kernels',
     'communication', 'coverage', 'hot': [top_k groups]}. Raises TraceError when the trace has no kernels
-    (or none in the range) and rules.RulesError when the C++ side cannot be asked or refuses the trace."""
+    (or none in the range) or the C++ side refuses it (e.g. recorded without record_shapes), and
+    rules.RulesError when there is no usable `vxsynth` executable."""
     if top_k < 1:
         raise ValueError("top_k must be >= 1")
     kernels = kernel_events(data, path, range_name)
     file, tmp = _ranked_file(data, path, kernels)
     try:
         r = rules.hot(file, top_k)
+    except rules.RulesError as e:
+        if e.returncode == 2:  # vxsynth read the trace and refused it: a trace error, with its reason
+            raise TraceError(str(e).split(": error: ", 1)[-1]) from None
+        raise
     finally:
         if tmp:
             os.remove(tmp)
