@@ -7,6 +7,7 @@
 #                                                     hosts and sdk/ built: cmake --build --preset release)
 #   VXSIM_SET="dram.cycles_per_block=3" bench/timing_calibration.sh    tries other parameters
 #   ONLY=regression bench/timing_calibration.sh      skips the generated benchmarks (minutes each)
+#   COUNTS=file.tsv bench/timing_calibration.sh      another table of the same format
 #
 # Generated benchmarks are built once into $WORK (default /tmp/vxsim-calibration). Facts and the
 # provenance of the SimX counts: docs/timing.md "Calibration".
@@ -16,6 +17,7 @@ root=$PWD
 build=$(cd "${1:-build/release}" && pwd)
 work=${WORK:-/tmp/vxsim-calibration}
 only=${ONLY:-}
+counts=${COUNTS:-bench/calibration/simx_counts.tsv}
 mkdir -p "$work"
 
 # perf_line KIND LAUNCH: the 'instrs cycles' of the run's PERF output on stdin.
@@ -38,6 +40,10 @@ while IFS=$'\t' read -r name kind src args cores warps threads launch s_instrs s
     dir="$build/sdk/regression/$src"
     out=$(cd "$dir" && env "${env[@]}" "./$src" $args)
   else
+    if [ ! -f "$src/Makefile" ]; then
+      echo "$name: skipped, $src/Makefile not found" >&2
+      continue
+    fi
     dir="$work/$name"
     mkdir -p "$dir"
     make -s -C "$dir" -f "$root/$src/Makefile" VXSDK="$build/sdk" all >/dev/null
@@ -50,7 +56,7 @@ while IFS=$'\t' read -r name kind src args cores warps threads launch s_instrs s
     "$s_cycles" "$rc"
   logsum[$shape]=$(awk -v s="${logsum[$shape]:-0}" -v r="$rc" 'BEGIN{print s + log(r)}')
   count[$shape]=$(( ${count[$shape]:-0} + 1 ))
-done < bench/calibration/simx_counts.tsv
+done < "$counts"
 for shape in "${!count[@]}"; do
   awk -v s="${logsum[$shape]}" -v n="${count[$shape]}" -v sh="$shape" \
     'BEGIN{printf "geometric mean of vxsim/SimX cycles at %s: %.3f (%d programs)\n", sh, exp(s/n), n}'

@@ -254,6 +254,20 @@ TEST(KernelTiming, MoreWarpsKeepMoreWarpsActiveAndHideLatency) {
   EXPECT_LE(metric(w32, MetricId::kPeakCompute), 100.0) << describe(w32);
 }
 
+TEST(KernelTiming, MoreCoresContendingTakeNoFewerCycles) {
+  // The same work per core (256 threads of strided loads that miss the L1) on 1 core and on 4:
+  // the four share the socket's L1s, its memory port and the DRAM channels, so they cannot finish
+  // sooner than one core alone; and a slower memory path never makes them faster.
+  MicroRun c1 = run_micro(stride_load(256, 16, 8, 4), shape(1, 4, 8));
+  MicroRun c4 = run_micro(stride_load(1024, 16, 8, 4), shape(4, 4, 8));
+  EXPECT_GE(c4.cycles, c1.cycles) << describe(c1) << "\n" << describe(c4);
+  TimingConfig slow;
+  slow.dram.cycles_per_block *= 2;
+  slow.socket_port.cycles_per_request = 2;
+  MicroRun s4 = run_micro(stride_load(1024, 16, 8, 4), shape(4, 4, 8), slow);
+  EXPECT_GE(s4.cycles, c4.cycles) << describe(c4) << "\n" << describe(s4);
+}
+
 #ifdef VXSIM_TCU_ELF
 // A real WMMA kernel: sdk/regression/sgemm_tcu (fp16 → fp32, 4-thread warps), C = A·B with
 // A = B = 1.0 on 32×32×32, so every C element is 32 and the TCU performs exactly 32³ MACs.

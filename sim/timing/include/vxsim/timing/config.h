@@ -32,7 +32,10 @@ struct CacheParams {
 struct DramParams {
   uint32_t channels = 2;          ///< PLATFORM_MEMORY_NUM_BANKS
   uint32_t block = 64;            ///< bytes per request (CACHE_BLOCK_SIZE)
-  uint32_t cycles_per_block = 2;  ///< occupancy of a channel per block (64 B at 32 B/cycle)
+  /// Occupancy of a channel per block. 10 is CALIBRATED (docs/timing.md "Calibration"): the
+  /// effective block rate of SimX's memory path for the uncoalesced, write-through traffic of
+  /// 8-thread warps, not HBM2's peak (64 B per 2 cycles would be 32 B/cycle per channel).
+  uint32_t cycles_per_block = 10;
   uint32_t banks = 16;            ///< DRAM banks per channel (row buffers)
   uint32_t row_size = 2048;       ///< bytes per row
   uint32_t row_hit_latency = 40;  ///< cycles, request to data, open row
@@ -43,8 +46,10 @@ struct DramParams {
 /// A request port between two memory levels that several requesters share (the socket's L1s →
 /// the level below; the cluster's sockets → L3/DRAM): it takes one block request every
 /// `cycles_per_request` cycles (0 = no limit), in arrival order, and adds `latency` cycles each way.
+/// Default: one request per cycle, no latency (SimX's memory arbiters forward one request per
+/// cycle).
 struct PortParams {
-  uint32_t cycles_per_request = 0;
+  uint32_t cycles_per_request = 1;
   uint32_t latency = 0;
 };
 
@@ -83,8 +88,8 @@ struct TimingConfig {
   uint32_t issue_width = 0;    ///< 0 = ceil(warps/16) (ISSUE_WIDTH)
   uint32_t simd_width = 0;     ///< ALU/FPU/LSU lanes; 0 = min(threads, 16) (SIMD_WIDTH)
   uint32_t ibuf_size = 4;      ///< per-warp instruction buffer entries (IBUF_SIZE)
-  uint32_t lsu_blocks = 0;     ///< LSU blocks per core shared by the issue slots; 0 = one per slot
-  uint32_t sfu_blocks = 0;     ///< SFU blocks per core shared by the issue slots; 0 = one per slot
+  uint32_t lsu_blocks = 1;     ///< LSU blocks per core shared by the issue slots (NUM_LSU_BLOCKS = 1); 0 = one per slot
+  uint32_t sfu_blocks = 1;     ///< SFU blocks per core shared by the issue slots (NUM_SFU_BLOCKS = 1); 0 = one per slot
   uint32_t fetch_latency = 1;   ///< cycles from the scheduler's pick to the I-cache request
   /// Cycles from I-cache response to the instruction buffer (decode + buffer enqueue). 4 is
   /// calibrated, not a SimX constant: it brings vxsim's cycles for the SDK's regression vecadd,
