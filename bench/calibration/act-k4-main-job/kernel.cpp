@@ -6,7 +6,7 @@
 // axes: tile=64x64x16 reg_tile=4x4 prefetch=false smem_stage=true read_once=false lane_map=contiguous
 //       tensor_core=false fused_act=fused split_k=1 block_decomp.warp_rows=0 boundary=guard k_range=specialized
 // vortex target: 1 core(s) x 32 warps x 8 threads, 16384 B local memory per core
-// Divergence-safe for GCC-built kernels (vortex-2x.md §10, §12): no thread-dependent branch,
+// Divergence-safe for GCC-built kernels (docs/vortex.md §10, §12): no thread-dependent branch,
 // loop bound, ?:, min or max; edges use predicated accesses (vx_vote_any + PRED/TMC) or clamped indices.
 #include <stdint.h>
 #include <math.h>
@@ -27,7 +27,7 @@
 #define FILL_A (BM * BK / BS)  // A elements each thread fills per stage
 #define FILL_B (BK * BN / BS)  // B elements each thread fills per stage
 
-// Vortex, divergence-safe (vortex-2x.md §1.3, §10): the only branch tests a warp-uniform vote;
+// Vortex, divergence-safe (docs/vortex.md §1.3, §10): the only branch tests a warp-uniform vote;
 // inside, one asm block narrows the thread mask to the lanes whose condition holds (PRED), does
 // the access and restores the mask (TMC). The value enters and leaves through asm operands, so
 // lanes outside the condition keep the value set before. No SPLIT/JOIN pairing that compiler

@@ -41,7 +41,7 @@ static const size_t kOutNumel = 51200u;
 static const VxsType kOutType = VXS_F32;
 static const size_t kWorkspaceFloats = 0u;
 static const double kFanIn = 512;
-// Candidate-check tolerance of the fp32 path (docs/signature-and-tolerances.md §4).
+// Candidate-check tolerance of the fp32 path (docs/signature.md §4).
 static const double kAtol = 1e-05, kRtol = 0.0001;
 static const uint32_t kGrid[3] = {8u, 2u, 1u};
 static const uint32_t kEpilogueBlocks = 0u;
