@@ -1,25 +1,18 @@
 #include "emit_common.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "runtime_files.h"
 #include "vxsynth/common/error.h"
 
 namespace vxsynth::codegen::detail {
 
 namespace {
-
-bool is_conv(const DesignPoint& p) { return p.fixed.op.is_conv(); }
-
-/// Appends formatted lines.
-struct Text {
-  std::string s;
-  void operator()(std::string_view line) {
-    s += line;
-    s += '\n';
-  }
-};
 
 }  // namespace
 
@@ -54,20 +47,14 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
   return pl;
 }
 
-std::string emit_dims_struct() {
-  return R"(/// Shape of the op as a batched GEMM C[Z][M][N] = A[Z][M][K] * B[Z][K][N], plus the raw conv shape
-/// (conv: M = K_out/groups, N = N*P*Q, K = (C/groups)*R*S, Z = groups). All int32: every tensor of a
-/// candidate has fewer than 2^31 elements (checked by the generator).
-typedef struct {
-  int32_t Z, M, N, K;     // GEMM view
-  int32_t sa, sb;         // bmm batch strides of a and b (elements; 0 broadcasts)
-  int32_t cn, cc, ch, cw; // conv input N, C, H, W
-  int32_t ck, cr, cs;     // conv filters K, R, S
-  int32_t sh, sw, ph, pw, dh, dw;  // conv stride, pad, dilation
-  int32_t cg, kg, P, Q;   // conv C/groups, K/groups, output P, Q
-} vxs_dims_t;
-)";
+std::string_view runtime_file(std::string_view name) {
+  for (const RuntimeFile& f : runtime_files()) {
+    if (f.name == name) return f.text;
+  }
+  throw make_error("codegen runtime: no embedded file '{}' (codegen/CMakeLists.txt VXS_RUNTIME_FILES)", name);
 }
+
+SourceFile runtime_source(std::string_view name) { return {std::string(name), std::string(runtime_file(name))}; }
 
 std::string dims_initializer(const check::OpSpec& op) {
   const GemmView g = gemm_view(op);
@@ -122,511 +109,481 @@ int64_t workspace_floats(const DesignPoint& p) {
   return launches(p) == 2 ? static_cast<int64_t>(p.axes.split_k) * g.z * g.m * g.n : 0;
 }
 
-std::string emit_tile_defines(const Plan& pl) {
+void emit_tile_defines(CodeWriter& w, const Plan& pl) {
   const auto& a = pl.p->axes;
-  Text t;
-  t(fmt::format("#define BS {}        // threads per block (fixed property 3)", pl.p->fixed.block_size));
-  t(fmt::format("#define BM {}        // block tile rows (axis tile)", a.tile.m));
-  t(fmt::format("#define BN {}        // block tile columns (axis tile)", a.tile.n));
-  t(fmt::format("#define BK {}        // reduction depth per stage (axis tile)", a.tile.k));
-  t(fmt::format("#define SPLIT_K {}   // K slices (axis split_k)", a.split_k));
-  t(fmt::format("#define WARP {}      // warp width on this side", pl.warp));
+  w.pp(fmt::format("#define BS {}        // threads per block (fixed property 3)", pl.p->fixed.block_size));
+  w.pp(fmt::format("#define BM {}        // block tile rows (axis tile)", a.tile.m));
+  w.pp(fmt::format("#define BN {}        // block tile columns (axis tile)", a.tile.n));
+  w.pp(fmt::format("#define BK {}        // reduction depth per stage (axis tile)", a.tile.k));
+  w.pp(fmt::format("#define SPLIT_K {}   // K slices (axis split_k)", a.split_k));
+  w.pp(fmt::format("#define WARP {}      // warp width on this side", pl.warp));
   if (!pl.tc) {
-    t(fmt::format("#define TM {}        // per-thread rows (axis reg_tile)", a.reg_tile.m));
-    t(fmt::format("#define TN {}        // per-thread columns (axis reg_tile)", a.reg_tile.n));
-    t("#define TY (BM / TM)");
-    t("#define TX (BN / TN)");
-    if (a.warp_rows) t(fmt::format("#define WARP_ROWS {} // thread rows per warp (axis block_decomp)", a.warp_rows));
+    w.pp(fmt::format("#define TM {}        // per-thread rows (axis reg_tile)", a.reg_tile.m));
+    w.pp(fmt::format("#define TN {}        // per-thread columns (axis reg_tile)", a.reg_tile.n));
+    w.pp("#define TY (BM / TM)");
+    w.pp("#define TX (BN / TN)");
+    if (a.warp_rows) w.pp(fmt::format("#define WARP_ROWS {} // thread rows per warp (axis block_decomp)", a.warp_rows));
   } else {
-    std::array<uint32_t, 3> f{};
-    if (pl.dialect == Dialect::kCuda) {
-      f = frag_dims(a.tensor_core.shape);
-    } else {
-      f = vortex_tcu_tile(pl.p->vortex.threads);
-    }
-    t(fmt::format("#define FM {}        // fragment rows (axis tensor_core)", f[0]));
-    t(fmt::format("#define FN {}        // fragment columns", f[1]));
-    t(fmt::format("#define FK {}        // fragment depth", f[2]));
-    t("#define FM_TILES (BM / FM)");
-    t("#define FN_TILES (BN / FN)");
-    t("#define NWARPS (BS / WARP)");
-    t("#define PER_WARP (FM_TILES * FN_TILES / NWARPS)");
+    const std::array<uint32_t, 3> f =
+        pl.dialect == Dialect::kCuda ? frag_dims(a.tensor_core.shape) : vortex_tcu_tile(pl.p->vortex.threads);
+    w.pp(fmt::format("#define FM {}        // fragment rows (axis tensor_core)", f[0]));
+    w.pp(fmt::format("#define FN {}        // fragment columns", f[1]));
+    w.pp(fmt::format("#define FK {}        // fragment depth", f[2]));
+    w.pp("#define FM_TILES (BM / FM)");
+    w.pp("#define FN_TILES (BN / FN)");
+    w.pp("#define NWARPS (BS / WARP)");
+    w.pp("#define PER_WARP (FM_TILES * FN_TILES / NWARPS)");
   }
   if (a.smem_stage) {
-    t("#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
-    t("#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
+    w.pp("#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
+    w.pp("#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
   }
-  if (pl.tc) t("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
-  return t.s;
-}
-
-std::string emit_device_helpers(const Plan& pl) {
-  const auto& a = pl.p->axes;
-  const bool cuda = pl.dialect == Dialect::kCuda;
-  const std::string dev = cuda ? "static __device__ __forceinline__" : "static inline";
-  const std::string ld_t = (!cuda && pl.tc) ? "uint16_t" : "float";
-  Text t;
-  // Guarded memory accesses (axis boundary). VXS_GLD(dst, ptr, c) loads *ptr into dst only where
-  // the 0/1 condition c holds; VXS_GST(ptr, value, c) stores only where c holds.
-  if (cuda) {
-    t("// CUDA: plain predicated accesses.");
-    t("#define VXS_GLD(dst, ptr, c) do { if (c) (dst) = VXS_LD(ptr); } while (0)");
-    t("#define VXS_GST(ptr, val, c) do { if (c) *(ptr) = (val); } while (0)");
-  } else {
-    t("// Vortex, divergence-safe (vortex-2x.md §1.3, §10): the only branch tests a warp-uniform vote;");
-    t("// inside, one asm block narrows the thread mask to the lanes whose condition holds (PRED), does");
-    t("// the access and restores the mask (TMC). The value enters and leaves through asm operands, so");
-    t("// lanes outside the condition keep the value set before. No SPLIT/JOIN pairing that compiler");
-    t("// tail duplication could break.");
-    t(R"VXS(#define VXS_PRED_ASM(op) ".insn r 0x0B, 5, 0, x0, %[c], %[m]\n\t" op "\n\t.insn r 0x0B, 0, 0, x0, %[m], x0"
-static inline __attribute__((always_inline)) float vxs_pld(const float* p, int c, float old) {
-  if (vx_vote_any(c)) {
-    const int m = vx_active_threads();
-    __asm__ __volatile__(VXS_PRED_ASM("flw %[v], 0(%[p])") : [v] "+f"(old) : [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
-  }
-  return old;
-}
-static inline __attribute__((always_inline)) uint16_t vxs_pld(const uint16_t* p, int c, uint16_t old) {
-  uint32_t v = old;
-  if (vx_vote_any(c)) {
-    const int m = vx_active_threads();
-    __asm__ __volatile__(VXS_PRED_ASM("lhu %[v], 0(%[p])") : [v] "+r"(v) : [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
-  }
-  return (uint16_t)v;
-}
-static inline __attribute__((always_inline)) void vxs_pst(float* p, float val, int c) {
-  if (vx_vote_any(c)) {
-    const int m = vx_active_threads();
-    __asm__ __volatile__(VXS_PRED_ASM("fsw %[v], 0(%[p])") :: [v] "f"(val), [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
-  }
-}
-static inline __attribute__((always_inline)) void vxs_pst(uint16_t* p, uint16_t val, int c) {
-  if (vx_vote_any(c)) {
-    const int m = vx_active_threads();
-    const uint32_t v = val;
-    __asm__ __volatile__(VXS_PRED_ASM("sh %[v], 0(%[p])") :: [v] "r"(v), [c] "r"(c), [m] "r"(m), [p] "r"(p) : "memory");
-  }
-})VXS");
-    t("#define VXS_GLD(dst, ptr, c) ((dst) = vxs_pld((ptr), (c), (dst)))");
-    t("#define VXS_GST(ptr, val, c) vxs_pst((ptr), (val), (c))");
-  }
-  // Global-load policy (axis read_once / smem_stage).
-  if (cuda && !a.smem_stage) {
-    t(a.read_once ? "#define VXS_LD(p) __ldg(p)   // read_once: reuse served by L1 (read-only path)"
-                  : "#define VXS_LD(p) __ldcg(p)  // read_once off, no smem: cache at L2 only, bypass L1");
-  } else {
-    t("#define VXS_LD(p) (*(p))");
-  }
-  // Element conversions.
-  if (cuda) {
-    t(pl.bf16 ? "#define VXS_TO_F(v) __bfloat162float(v)" : "#define VXS_TO_F(v) (v)");
-    t(pl.bf16 ? "#define VXS_FROM_F(v) __float2bfloat16(v)  // round to nearest even" : "#define VXS_FROM_F(v) (v)");
-    t("#define VXS_BIAS_F(v) VXS_TO_F(v)");
-  } else {
-    if (pl.bf16) {
-      t("// bf16 <-> fp32 with integer operations only (round to nearest even; branch-free).");
-      t("static inline float vxs_bf2f(uint16_t h) { uint32_t u = (uint32_t)h << 16; float f; __builtin_memcpy(&f, &u, 4); return f; }");
-      t("static inline uint16_t vxs_f2bf(float f) {");
-      t("  uint32_t u; __builtin_memcpy(&u, &f, 4);");
-      t("  u += 0x7FFFu + ((u >> 16) & 1u);");
-      t("  return (uint16_t)(u >> 16);");
-      t("}");
-      t("#define VXS_BIAS_F(v) vxs_bf2f(v)");
-      t("#define VXS_FROM_F(v) vxs_f2bf(v)");
-    } else {
-      t("#define VXS_BIAS_F(v) (v)");
-      t("#define VXS_FROM_F(v) (v)");
-    }
-  }
-  // Index functions.
-  const auto fam = pl.p->fixed.op.family;
-  t("");
-  t("/// Offset of output element (z, m, n) of the GEMM view in the op's output tensor.");
-  t(dev + " int vxs_out_index(const vxs_dims_t& d, int z, int m, int n) {");
-  if (is_conv(*pl.p)) {
-    t("  const int pq = d.P * d.Q;");
-    t("  const int nb = n / pq;");
-    t("  return (nb * d.ck + z * d.kg + m) * pq + (n - nb * pq);");
-  } else if (fam == check::OpFamily::kBmm) {
-    t("  return (z * d.M + m) * d.N + n;");
-  } else {
-    t("  (void)z;");
-    t("  return m * d.N + n;");
-  }
-  t("}");
-  if (pl.has_bias) {
-    t("/// Offset of the bias element of output (z, m, n).");
-    t(dev + " int vxs_bias_index(const vxs_dims_t& d, int z, int m, int n) {");
-    if (is_conv(*pl.p)) {
-      t("  (void)n;");
-      t("  return z * d.kg + m;");
-    } else {
-      t("  (void)d; (void)z; (void)m;");
-      t("  return n;");
-    }
-    t("}");
-  }
-  // Loaders.
-  const bool exact = a.boundary == Boundary::kExact;
-  const bool clamp = a.boundary == Boundary::kClamp;
-  const auto& c = pl.p->fixed.op.conv;
-  const bool conv_pad = is_conv(*pl.p) && (c.pad[0] > 0 || c.pad[1] > 0);
-  auto loader = [&](const std::string& fn, const std::string& ptr, const std::string& args,
-                    const std::vector<std::string>& pre, const std::string& idx, const std::string& range_valid,
-                    const std::string& data_valid) {
-    t("");
-    t(fmt::format("/// {}(z, {}) of the GEMM view; 0 outside the operand (boundary = {}).", ptr,
-                  args == "int m, int k" ? "m, k" : "k, n", to_string(a.boundary)));
-    t(fmt::format("{} {} {}(const {}* __restrict {}, const vxs_dims_t& d, int z, {}) {{", dev, ld_t, fn, pl.in_t,
-                  ptr, args));
-    for (const auto& l : pre) t("  " + l);
-    std::string valid;
-    if (!exact) valid = range_valid;
-    if (!data_valid.empty()) valid = valid.empty() ? data_valid : valid + " & " + data_valid;
-    const std::string zero_in = (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0";
-    std::string conv_raw = "raw";
-    if (cuda) {
-      conv_raw = "VXS_TO_F(raw)";
-    } else if (pl.bf16 && !pl.tc) {
-      conv_raw = "vxs_bf2f(raw)";
-    }
-    std::string conv_f = "VXS_LD(&" + ptr + "[i])";
-    if (cuda) {
-      conv_f = "VXS_TO_F(" + conv_f + ")";
-    } else if (pl.bf16 && !pl.tc) {
-      conv_f = "vxs_bf2f(" + conv_f + ")";  // SIMT bf16: fp32 math on bf16 storage
-    }
-    if (valid.empty()) {
-      t(fmt::format("  const int i = {};", idx));
-      t(fmt::format("  return {};", conv_f));
-    } else if (clamp || (exact && !data_valid.empty())) {
-      t(fmt::format("  const int v = {};            // 0/1, compiled to slt/sltu/and: no branch", valid));
-      t(fmt::format("  const int i = ({}) & -v;      // clamped to element 0 when outside", idx));
-      if (ld_t == "float") {
-        t(fmt::format("  return {} * (float)v;", conv_f));
-      } else {
-        t(fmt::format("  return (uint16_t)({} & -v);", conv_f));
-      }
-    } else {
-      t(fmt::format("  const int v = {};", valid));
-      t(fmt::format("  const int i = {};  // dereferenced only where v holds", idx));
-      t(fmt::format("  {} raw = {};", pl.in_t, zero_in));
-      t(fmt::format("  VXS_GLD(raw, &{}[i], v);", ptr));
-      t(fmt::format("  return {};", conv_raw));
-    }
-    t("}");
-  };
-  switch (fam) {
-    case check::OpFamily::kLinear:
-      loader("vxs_load_a", "A", "int m, int k", {"(void)z;"}, "m * d.K + k", "(m < d.M) & (k < d.K)", "");
-      loader("vxs_load_b", "B", "int k, int n", {"(void)z;"}, "n * d.K + k", "(k < d.K) & (n < d.N)", "");
-      break;
-    case check::OpFamily::kMatmul:
-    case check::OpFamily::kBmm:
-      loader("vxs_load_a", "A", "int m, int k", {}, "z * d.sa + m * d.K + k", "(m < d.M) & (k < d.K)", "");
-      loader("vxs_load_b", "B", "int k, int n", {}, "z * d.sb + k * d.N + n", "(k < d.K) & (n < d.N)", "");
-      break;
-    case check::OpFamily::kConv1d:
-    case check::OpFamily::kConv2d:
-      loader("vxs_load_a", "A", "int m, int k", {}, "(z * d.kg + m) * d.K + k", "(m < d.M) & (k < d.K)", "");
-      loader("vxs_load_b", "B", "int k, int n",
-             {"// implicit GEMM: column n = (image, p, q), row k = (c, r, s) of the im2col matrix",
-              "const int pq = d.P * d.Q;", "const int nb = n / pq;", "const int op = (n - nb * pq) / d.Q;",
-              "const int oq = n - nb * pq - op * d.Q;", "const int rs = d.cr * d.cs;", "const int c = k / rs;",
-              "const int r = (k - c * rs) / d.cs;", "const int s = k - c * rs - r * d.cs;",
-              "const int h = op * d.sh - d.ph + r * d.dh;", "const int w = oq * d.sw - d.pw + s * d.dw;"},
-             "((nb * d.cc + z * d.cg + c) * d.ch + h) * d.cw + w", "(k < d.K) & (n < d.N)",
-             conv_pad ? "((unsigned)h < (unsigned)d.ch) & ((unsigned)w < (unsigned)d.cw)" : "");
-      break;
-  }
-  return t.s;
+  if (pl.tc) w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
 }
 
 namespace {
 
-/// Fill index math for element e of an operand tile (axis lane_map): returns {row, col} exprs.
-/// `contig_first`: the dimension contiguous in global memory goes fastest when lane_map is
-/// contiguous, the other one when it is strided.
+/// Global-load policy (axis read_once / smem_stage) and element conversions of this design point.
+void emit_conversions(CodeWriter& w, const Plan& pl) {
+  const bool cuda = pl.dialect == Dialect::kCuda;
+  if (cuda && !pl.p->axes.smem_stage) {
+    w.pp(pl.p->axes.read_once ? "#define VXS_LD(p) __ldg(p)   // read_once: reuse served by L1 (read-only path)"
+                              : "#define VXS_LD(p) __ldcg(p)  // read_once off, no smem: cache at L2 only, bypass L1");
+  } else {
+    w.pp("#define VXS_LD(p) (*(p))");
+  }
+  if (cuda) {
+    w.pp(pl.bf16 ? "#define VXS_TO_F(v) __bfloat162float(v)" : "#define VXS_TO_F(v) (v)");
+    w.pp(pl.bf16 ? "#define VXS_FROM_F(v) __float2bfloat16(v)  // round to nearest even" : "#define VXS_FROM_F(v) (v)");
+    w.pp("#define VXS_BIAS_F(v) VXS_TO_F(v)");
+  } else {
+    w.pp(pl.bf16 ? "#define VXS_BIAS_F(v) vxs_bf2f(v)" : "#define VXS_BIAS_F(v) (v)");
+    w.pp(pl.bf16 ? "#define VXS_FROM_F(v) vxs_f2bf(v)" : "#define VXS_FROM_F(v) (v)");
+  }
+}
+
+std::string device_fn(const Plan& pl) {
+  return pl.dialect == Dialect::kCuda ? "static __device__ __forceinline__" : "static inline";
+}
+
+/// vxs_out_index and (with a bias) vxs_bias_index: offsets of GEMM-view element (z, m, n).
+void emit_index_functions(CodeWriter& w, const Plan& pl) {
+  const bool conv = pl.p->fixed.op.is_conv();
+  w.blank();
+  w.line("/// Offset of output element (z, m, n) of the GEMM view in the op's output tensor.");
+  w.open(device_fn(pl) + " int vxs_out_index(const vxs_dims_t& d, int z, int m, int n)");
+  if (conv) {
+    w.line("const int pq = d.P * d.Q;");
+    w.line("const int nb = n / pq;");
+    w.line("return (nb * d.ck + z * d.kg + m) * pq + (n - nb * pq);");
+  } else if (pl.p->fixed.op.family == check::OpFamily::kBmm) {
+    w.line("return (z * d.M + m) * d.N + n;");
+  } else {
+    w.line("(void)z;");
+    w.line("return m * d.N + n;");
+  }
+  w.close();
+  if (!pl.has_bias) return;
+  w.line("/// Offset of the bias element of output (z, m, n).");
+  w.open(device_fn(pl) + " int vxs_bias_index(const vxs_dims_t& d, int z, int m, int n)");
+  w.line(conv ? "(void)n;" : "(void)d; (void)z; (void)m;");
+  w.line(conv ? "return z * d.kg + m;" : "return n;");
+  w.close();
+}
+
+/// One operand loader of the GEMM view: index math of the family, edge handling of axis boundary.
+struct Loader {
+  std::string fn, ptr, args;
+  std::vector<std::string> pre;  ///< statements before the index (implicit-GEMM coordinates)
+  std::string idx, range_valid, data_valid;
+};
+
+std::vector<Loader> family_loaders(const Plan& pl) {
+  const auto& c = pl.p->fixed.op.conv;
+  switch (pl.p->fixed.op.family) {
+    case check::OpFamily::kLinear:
+      return {{"vxs_load_a", "A", "int m, int k", {"(void)z;"}, "m * d.K + k", "(m < d.M) & (k < d.K)", ""},
+              {"vxs_load_b", "B", "int k, int n", {"(void)z;"}, "n * d.K + k", "(k < d.K) & (n < d.N)", ""}};
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      return {{"vxs_load_a", "A", "int m, int k", {}, "z * d.sa + m * d.K + k", "(m < d.M) & (k < d.K)", ""},
+              {"vxs_load_b", "B", "int k, int n", {}, "z * d.sb + k * d.N + n", "(k < d.K) & (n < d.N)", ""}};
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d: break;
+  }
+  const bool pad = c.pad[0] > 0 || c.pad[1] > 0;
+  return {{"vxs_load_a", "A", "int m, int k", {}, "(z * d.kg + m) * d.K + k", "(m < d.M) & (k < d.K)", ""},
+          {"vxs_load_b", "B", "int k, int n",
+           {"// implicit GEMM: column n = (image, p, q), row k = (c, r, s) of the im2col matrix",
+            "const int pq = d.P * d.Q;", "const int nb = n / pq;", "const int op = (n - nb * pq) / d.Q;",
+            "const int oq = n - nb * pq - op * d.Q;", "const int rs = d.cr * d.cs;", "const int c = k / rs;",
+            "const int r = (k - c * rs) / d.cs;", "const int s = k - c * rs - r * d.cs;",
+            "const int h = op * d.sh - d.ph + r * d.dh;", "const int w = oq * d.sw - d.pw + s * d.dw;"},
+           "((nb * d.cc + z * d.cg + c) * d.ch + h) * d.cw + w", "(k < d.K) & (n < d.N)",
+           pad ? "((unsigned)h < (unsigned)d.ch) & ((unsigned)w < (unsigned)d.cw)" : ""}};
+}
+
+/// `value` converted from the stored element type to what the loader returns.
+std::string loaded_value(const Plan& pl, const std::string& value) {
+  if (pl.dialect == Dialect::kCuda) return "VXS_TO_F(" + value + ")";
+  if (pl.bf16 && !pl.tc) return "vxs_bf2f(" + value + ")";  // SIMT bf16: fp32 math on bf16 storage
+  return value;
+}
+
+void emit_loader(CodeWriter& w, const Plan& pl, const Loader& l) {
+  const auto& a = pl.p->axes;
+  const bool cuda = pl.dialect == Dialect::kCuda;
+  const std::string ld_t = (!cuda && pl.tc) ? "uint16_t" : "float";
+  std::string valid = a.boundary == Boundary::kExact ? "" : l.range_valid;
+  if (!l.data_valid.empty()) valid = valid.empty() ? l.data_valid : valid + " & " + l.data_valid;
+  w.blank();
+  w.line("/// {}(z, {}) of the GEMM view; 0 outside the operand (boundary = {}).", l.ptr,
+         l.args == "int m, int k" ? "m, k" : "k, n", to_string(a.boundary));
+  w.open(fmt::format("{} {} {}(const {}* __restrict {}, const vxs_dims_t& d, int z, {})", device_fn(pl), ld_t, l.fn,
+                     pl.in_t, l.ptr, l.args));
+  for (const auto& s : l.pre) w.line(s);
+  const std::string load = loaded_value(pl, "VXS_LD(&" + l.ptr + "[i])");
+  if (valid.empty()) {
+    w.line("const int i = {};", l.idx);
+    w.line("return {};", load);
+  } else if (a.boundary == Boundary::kClamp || (a.boundary == Boundary::kExact && !l.data_valid.empty())) {
+    w.line("const int v = {};  // 0/1, compiled to slt/sltu/and: no branch", valid);
+    w.line("const int i = ({}) & -v;  // clamped to element 0 when outside", l.idx);
+    if (ld_t == "float") {
+      w.line("return {} * (float)v;", load);
+    } else {
+      w.line("return (uint16_t)({} & -v);", load);
+    }
+  } else {
+    w.line("const int v = {};", valid);
+    w.line("const int i = {};  // dereferenced only where v holds", l.idx);
+    w.line("{} raw = {};", pl.in_t, (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0");
+    w.line("VXS_GLD(raw, &{}[i], v);", l.ptr);
+    w.line("return {};", loaded_value(pl, "raw"));
+  }
+  w.close();
+}
+
+}  // namespace
+
+void emit_device_helpers(CodeWriter& w, const Plan& pl) {
+  emit_conversions(w, pl);
+  emit_index_functions(w, pl);
+  for (const Loader& l : family_loaders(pl)) emit_loader(w, pl, l);
+}
+
+namespace {
+
+bool contiguous(const Plan& pl) { return pl.p->axes.lane_map == LaneMap::kContiguous; }
+
+/// Block coordinates and this split's K range (axis split_k), uniform over the block.
+void emit_block_coords(CodeWriter& w) {
+  w.line("const int tid = (int)threadIdx.x;");
+  w.line("const int n0 = (int)blockIdx.x * BN;");
+  w.line("const int m0 = (int)blockIdx.y * BM;");
+  w.line("const int z = (int)blockIdx.z / SPLIT_K;");
+  w.line("const int ks = (int)blockIdx.z - z * SPLIT_K;");
+  w.line("// K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
+  w.line("const int k_tiles = (d.K + BK - 1) / BK;");
+  w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
+  w.line("const int k_begin = ks * kt_per_split * BK;");
+}
+
+/// SIMT thread layout (axis block_decomp), micro-tile mapping (axis lane_map), zeroed accumulators.
+void emit_simt_threads(CodeWriter& w, const Plan& pl) {
+  if (pl.p->axes.warp_rows == 0) {
+    w.line("// Thread layout (axis block_decomp): row-major TY x TX threads.");
+    w.line("const int ty = tid / TX;");
+    w.line("const int tx = tid - ty * TX;");
+  } else {
+    w.line("// Thread layout (axis block_decomp): each warp covers WARP_ROWS thread rows x WARP/WARP_ROWS columns.");
+    w.line("const int wid = tid / WARP;");
+    w.line("const int lane = tid - wid * WARP;");
+    w.line("const int lanes_n = WARP / WARP_ROWS;");
+    w.line("const int warps_per_row = TX / lanes_n;");
+    w.line("const int wy = wid / warps_per_row;");
+    w.line("const int ty = wy * WARP_ROWS + lane / lanes_n;");
+    w.line("const int tx = (wid - wy * warps_per_row) * lanes_n + (lane - (lane / lanes_n) * lanes_n);");
+  }
+  const bool c = contiguous(pl);
+  w.line(c ? "// Micro-tile mapping (axis lane_map = contiguous): adjacent tx -> adjacent columns."
+           : "// Micro-tile mapping (axis lane_map = strided): each thread owns TN adjacent columns.");
+  w.pp(c ? "#define ROW(i) (ty + (i) * TY)" : "#define ROW(i) (ty * TM + (i))");
+  w.pp(c ? "#define COL(j) (tx + (j) * TX)" : "#define COL(j) (tx * TN + (j))");
+  w.line("float acc[TM][TN];");
+  w.line("for (int i = 0; i < TM; ++i)");
+  w.line("  for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;");
+}
+
+/// Element type of the operand tiles in shared/local memory.
+std::string smem_type(const Plan& pl) {
+  if (!pl.tc) return "float";
+  if (pl.dialect == Dialect::kVortex) return "uint16_t";
+  return pl.bf16 ? "__nv_bfloat16" : "float";
+}
+
+/// Shared/local memory of the block (axis smem_stage): As, Bs and, on tensor-core paths, Cs.
+void emit_smem(CodeWriter& w, const Plan& pl) {
+  const auto& a = pl.p->axes;
+  const bool cuda = pl.dialect == Dialect::kCuda;
+  const std::string t = smem_type(pl);
+  const uint32_t sm_bytes = t == "float" ? 4u : 2u;
+  const uint32_t op_bytes = (a.tile.m * a.tile.k + a.tile.k * a.tile.n) * sm_bytes;
+  const uint32_t total = pl.tc ? std::max(op_bytes, a.tile.m * a.tile.n * 4u) : op_bytes;
+  // SIMT stores tiles k-major (As[BK][BM]); wmma wants row-major A (As[BM][BK]).
+  const std::string as_row = pl.tc ? "[BK]" : "[BM]";
+  w.line("// Shared/local memory of the block (axis smem_stage): {} B operand tiles{}.", op_bytes,
+         pl.tc ? "; the fp32 accumulator tile Cs reuses it after the last stage" : "");
+  if (cuda) {
+    w.line("__shared__ __align__(32) unsigned char smem[{}];", total);
+  } else {
+    w.line("unsigned char* smem = (unsigned char*)__local_mem({});", total);
+  }
+  w.line("{0} (*As){1} = reinterpret_cast<{0} (*){1}>(smem);", t, as_row);
+  w.line("{0} (*Bs)[BN] = reinterpret_cast<{0} (*)[BN]>(smem + BM * BK * sizeof({0}));", t);
+  if (pl.tc) w.line("float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
+}
+
+/// Where a cooperative fill puts what it loads.
+enum class Fill { kToSmem, kToRegs, kRegsToSmem };
+
+/// Row and column of element e of a rows x cols tile; `fast_is_col`: the column index runs fastest
+/// over consecutive e (axis lane_map, relative to the operand's contiguous dimension).
 std::pair<std::string, std::string> fill_rc(bool fast_is_col, const char* rows, const char* cols) {
   if (fast_is_col) return {fmt::format("e / {}", cols), fmt::format("e % {}", cols)};
   return {fmt::format("e % {}", rows), fmt::format("e / {}", rows)};
 }
 
-}  // namespace
-
-std::string emit_gemm_body(const Plan& pl) {
-  const auto& a = pl.p->axes;
-  const bool cuda = pl.dialect == Dialect::kCuda;
-  const bool contiguous = a.lane_map == LaneMap::kContiguous;
-  const bool exact = a.boundary == Boundary::kExact;
-  Text t;
-  t("  const int tid = (int)threadIdx.x;");
-  t("  const int n0 = (int)blockIdx.x * BN;");
-  t("  const int m0 = (int)blockIdx.y * BM;");
-  t("  const int z = (int)blockIdx.z / SPLIT_K;");
-  t("  const int ks = (int)blockIdx.z - z * SPLIT_K;");
-  t("  // K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
-  t("  const int k_tiles = (d.K + BK - 1) / BK;");
-  t("  const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
-  t("  const int k_begin = ks * kt_per_split * BK;");
-  if (!pl.tc) {
-    if (a.warp_rows == 0) {
-      t("  // Thread layout (axis block_decomp): row-major TY x TX threads.");
-      t("  const int ty = tid / TX;");
-      t("  const int tx = tid - ty * TX;");
-    } else {
-      t("  // Thread layout (axis block_decomp): each warp covers WARP_ROWS thread rows x WARP/WARP_ROWS columns.");
-      t("  const int wid = tid / WARP;");
-      t("  const int lane = tid - wid * WARP;");
-      t("  const int lanes_n = WARP / WARP_ROWS;");
-      t("  const int warps_per_row = TX / lanes_n;");
-      t("  const int wy = wid / warps_per_row;");
-      t("  const int ty = wy * WARP_ROWS + lane / lanes_n;");
-      t("  const int tx = (wid - wy * warps_per_row) * lanes_n + (lane - (lane / lanes_n) * lanes_n);");
-    }
-    t(contiguous ? "  // Micro-tile mapping (axis lane_map = contiguous): adjacent tx -> adjacent columns."
-                 : "  // Micro-tile mapping (axis lane_map = strided): each thread owns TN adjacent columns.");
-    t(contiguous ? "#define ROW(i) (ty + (i) * TY)" : "#define ROW(i) (ty * TM + (i))");
-    t(contiguous ? "#define COL(j) (tx + (j) * TX)" : "#define COL(j) (tx * TN + (j))");
-    t("  float acc[TM][TN];");
-    t("  for (int i = 0; i < TM; ++i)");
-    t("    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;");
-  } else {
-    t("  const int wid = tid / WARP;");
-  }
-
-  // Shared-memory declarations.
-  std::string sm_t = "float";
-  if (pl.tc) sm_t = cuda ? (pl.bf16 ? "__nv_bfloat16" : "float") : "uint16_t";
-  // SIMT stores tiles k-major (As[BK][BM]); wmma wants row-major A (As[BM][BK]).
-  const std::string as_decl = pl.tc ? "[BM][BK]" : "[BK][BM]";
-  const std::string as_row = pl.tc ? "[BK]" : "[BM]";
-  if (a.smem_stage) {
-    const uint32_t sm_bytes = pl.tc ? (cuda ? (pl.bf16 ? 2u : 4u) : 2u) : 4u;
-    const uint32_t op_bytes = (a.tile.m * a.tile.k + a.tile.k * a.tile.n) * sm_bytes;
-    const uint32_t total = pl.tc ? std::max(op_bytes, a.tile.m * a.tile.n * 4u) : op_bytes;
-    t(fmt::format("  // Shared/local memory of the block (axis smem_stage): {} B operand tiles{}.", op_bytes,
-                  pl.tc ? "; the fp32 accumulator tile Cs reuses it after the last stage" : ""));
-    if (cuda) {
-      t(fmt::format("  __shared__ __align__(32) unsigned char smem[{}];", total));
-    } else {
-      t(fmt::format("  unsigned char* smem = (unsigned char*)__local_mem({});", total));
-    }
-    t(fmt::format("  {0} (*As){1} = reinterpret_cast<{0} (*){1}>(smem);", sm_t, as_row));
-    t(fmt::format("  {0} (*Bs)[BN] = reinterpret_cast<{0} (*)[BN]>(smem + BM * BK * sizeof({0}));", sm_t));
-    if (pl.tc) t("  float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
-  }
-  // Value conversion from loader (float, or raw 16-bit on Vortex TCU) to the smem element type.
-  auto to_sm = [&](const std::string& v) -> std::string {
-    if (!pl.tc) return v;
-    if (cuda) return pl.bf16 ? "__float2bfloat16(" + v + ")" : "wmma::__float_to_tf32(" + v + ")";
-    return v;
-  };
-  const auto [ar, ac] = fill_rc(contiguous, "BM", "BK");  // A is k-contiguous: its columns are k
-  const bool b_fast_col = pl.b_k_contiguous ? !contiguous : contiguous;  // B tile rows are k, cols n
-  const auto [br, bc] = fill_rc(b_fast_col, "BK", "BN");
-  auto a_slot = [&](const std::string& r, const std::string& c) {
-    return pl.tc ? fmt::format("As[{}][{}]", r, c) : fmt::format("As[{}][{}]", c, r);
-  };
-  auto fill = [&](const std::string& k0, bool to_regs, bool from_regs) {
-    t(fmt::format("    for (int i = 0; i < FILL_A; ++i) {{  // cooperative fill (axis lane_map = {})",
-                  to_string(a.lane_map)));
-    t("      const int e = tid + i * BS;");
-    t(fmt::format("      const int r = {};", ar));
-    t(fmt::format("      const int c = {};", ac));
-    if (to_regs) {
-      t(fmt::format("      pa[i] = {};", to_sm(fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0))));
-    } else if (from_regs) {
-      t(fmt::format("      {} = pa[i];", a_slot("r", "c")));
-    } else {
-      t(fmt::format("      {} = {};", a_slot("r", "c"), to_sm(fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0))));
-    }
-    t("    }");
-    t("    for (int i = 0; i < FILL_B; ++i) {");
-    t("      const int e = tid + i * BS;");
-    t(fmt::format("      const int r = {};", br));
-    t(fmt::format("      const int c = {};", bc));
-    if (to_regs) {
-      t(fmt::format("      pb[i] = {};", to_sm(fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0))));
-    } else if (from_regs) {
-      t("      Bs[r][c] = pb[i];");
-    } else {
-      t(fmt::format("      Bs[r][c] = {};", to_sm(fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0))));
-    }
-    t("    }");
-  };
-
-  // Accumulators of the tensor-core path.
-  if (pl.tc) {
-    if (cuda) {
-      t("  wmma::fragment<wmma::accumulator, FM, FN, FK, float> acc[PER_WARP];");
-      t("  for (int f = 0; f < PER_WARP; ++f) wmma::fill_fragment(acc[f], 0.0f);");
-    } else {
-      t("  vxs_ctx::fragment_acc acc[PER_WARP];");
-      t("  for (int f = 0; f < PER_WARP; ++f) vxs_ctx::fill_fragment(acc[f], 0.0f);");
-    }
-  }
-  if (a.prefetch) {
-    t(fmt::format("  {} pa[FILL_A] = {{}}, pb[FILL_B] = {{}};  // next stage in registers (axis prefetch)", sm_t));
-    t("  {");
-    t("    const int k0 = k_begin;");
-    fill("k0", true, false);
-    t("  }");
-  }
-  t("  for (int t = 0; t < kt_per_split; ++t) {");
-  t("    const int k0 = k_begin + t * BK;");
-  if (a.smem_stage) {
-    if (a.prefetch) {
-      fill("k0", false, true);
-      t("    __syncthreads();");
-      t("    if (t + 1 < kt_per_split) {  // uniform: t is the same for every thread");
-      t("      const int k1 = k0 + BK;");
-      std::string saved = t.s;
-      t.s.clear();
-      fill("k1", true, false);
-      // indent the nested fill by two spaces
-      std::string nested;
-      size_t pos = 0;
-      while (pos < t.s.size()) {
-        const size_t nl = t.s.find('\n', pos);
-        nested += "  " + t.s.substr(pos, nl - pos + 1);
-        pos = nl + 1;
-      }
-      t.s = saved + nested;
-      t("    }");
-    } else {
-      fill("k0", false, false);
-      t("    __syncthreads();");
-    }
-  }
-  if (!pl.tc) {
-    t("    for (int kk = 0; kk < BK; ++kk) {");
-    t("      float av[TM], bv[TN];");
-    if (a.smem_stage) {
-      t("      for (int i = 0; i < TM; ++i) av[i] = As[kk][ROW(i)];");
-      t("      for (int j = 0; j < TN; ++j) bv[j] = Bs[kk][COL(j)];");
-    } else {
-      t("      for (int i = 0; i < TM; ++i) av[i] = vxs_load_a(A, d, z, m0 + ROW(i), k0 + kk);");
-      t("      for (int j = 0; j < TN; ++j) bv[j] = vxs_load_b(B, d, z, k0 + kk, n0 + COL(j));");
-    }
-    t("      for (int i = 0; i < TM; ++i)");
-    t("        for (int j = 0; j < TN; ++j) acc[i][j] += av[i] * bv[j];");
-    t("    }");
-  } else {
-    t("    for (int kk = 0; kk < BK; kk += FK) {");
-    t("      for (int f = 0; f < PER_WARP; ++f) {");
-    t("        const int tile = wid * PER_WARP + f;");
-    t("        const int fm = tile / FN_TILES;");
-    t("        const int fn = tile - fm * FN_TILES;");
-    if (cuda) {
-      const std::string frag_t = pl.bf16 ? "__nv_bfloat16" : "wmma::precision::tf32";
-      t(fmt::format("        wmma::fragment<wmma::matrix_a, FM, FN, FK, {}, wmma::row_major> fa;", frag_t));
-      t(fmt::format("        wmma::fragment<wmma::matrix_b, FM, FN, FK, {}, wmma::row_major> fb;", frag_t));
-      t("        wmma::load_matrix_sync(fa, &As[fm * FM][kk], BK);");
-      t("        wmma::load_matrix_sync(fb, &Bs[kk][fn * FN], BN);");
-      t("        wmma::mma_sync(acc[f], fa, fb, acc[f]);");
-    } else {
-      t("        vxs_ctx::fragment_a fa;");
-      t("        vxs_ctx::fragment_b fb;");
-      t("        vxs_ctx::load_matrix_sync(fa, &As[fm * FM][kk], BK);");
-      t("        vxs_ctx::load_matrix_sync(fb, &Bs[kk][fn * FN], BN);");
-      t("        vxs_ctx::mma_sync(acc[f], fa, fb, acc[f]);");
-    }
-    t("      }");
-    t("    }");
-  }
-  if (a.smem_stage) t("    __syncthreads();");
-  t("  }");
-
-  // Epilogue.
-  // Epilogue of one output element (m, n) with value statement `value` defining v.
-  auto store = [&](const std::string& in, const std::string& value) {
-    const std::string cond = exact ? "" : "(m < d.M) & (n < d.N)";
-    t(in + value);
-    if (!cond.empty()) t(in + "const int ok = " + cond + ";");
-    auto st = [&](const std::string& ptr, const std::string& val) {
-      t(in + (cond.empty() ? fmt::format("*({}) = {};", ptr, val) : fmt::format("VXS_GST({}, {}, ok);", ptr, val)));
-    };
-    if (pl.two_launch) {
-      st("&ws[((ks * d.Z + z) * d.M + m) * d.N + n]", "v");
-      t(in + "// fp32 partial; kernel 2 reduces the split-K slices and applies the epilogue");
-    } else {
-      if (pl.has_bias) {
-        const std::string bias_t = cuda ? pl.in_t : (pl.bf16 ? "uint16_t" : "float");
-        const std::string zero = (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0";
-        if (cond.empty()) {
-          t(in + "v += VXS_BIAS_F(bias[vxs_bias_index(d, z, m, n)]);  // fused epilogue (axis fused_act)");
-        } else {
-          t(in + fmt::format("{} bv = {};", bias_t, zero));
-          t(in + "VXS_GLD(bv, &bias[vxs_bias_index(d, z, m, n)], ok);");
-          t(in + "v += VXS_BIAS_F(bv);  // fused epilogue (axis fused_act)");
-        }
-      }
-      if (pl.relu) t(in + "v = fmaxf(v, 0.0f);");
-      st("&out[vxs_out_index(d, z, m, n)]", "VXS_FROM_F(v)");
-    }
-  };
-  if (!pl.tc) {
-    t("  for (int i = 0; i < TM; ++i) {");
-    t("    for (int j = 0; j < TN; ++j) {");
-    t("      const int m = m0 + ROW(i);");
-    t("      const int n = n0 + COL(j);");
-    store("      ", "float v = acc[i][j];");
-    t("    }");
-    t("  }");
-    t("#undef ROW");
-    t("#undef COL");
-  } else {
-    t("  // Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
-    t("  for (int f = 0; f < PER_WARP; ++f) {");
-    t("    const int tile = wid * PER_WARP + f;");
-    t("    const int fm = tile / FN_TILES;");
-    t("    const int fn = tile - fm * FN_TILES;");
-    if (cuda) {
-      t("    wmma::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN, wmma::mem_row_major);");
-    } else {
-      t("    vxs_ctx::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN);");
-    }
-    t("  }");
-    t("  __syncthreads();");
-    t("  for (int i = 0; i < OUT_PER_THREAD; ++i) {");
-    t("    const int e = tid + i * BS;");
-    t(contiguous ? "    const int r = e / BN;" : "    const int r = e % BM;");
-    t(contiguous ? "    const int c = e % BN;" : "    const int c = e / BM;");
-    t("    const int m = m0 + r;");
-    t("    const int n = n0 + c;");
-    store("    ", "float v = Cs[r][c];");
-    t("  }");
-  }
-  return t.s;
+/// A loader call converted to the smem element type.
+std::string to_smem(const Plan& pl, const std::string& v) {
+  if (!pl.tc || pl.dialect == Dialect::kVortex) return v;
+  return pl.bf16 ? "__float2bfloat16(" + v + ")" : "wmma::__float_to_tf32(" + v + ")";
 }
 
-std::string emit_epilogue_body(const Plan& pl) {
-  const bool cuda = pl.dialect == Dialect::kCuda;
-  Text t;
-  t("  // Kernel 2: sum the SPLIT_K fp32 partials in a fixed order (no atomics), then bias/activation.");
-  t("  const int i = (int)blockIdx.x * BS + (int)threadIdx.x;");
-  t("  const int total = d.Z * d.M * d.N;");
-  t("  const int ok = i < total;  // every access below is guarded by ok");
-  t("  const int z = i / (d.M * d.N);");
-  t("  const int mn = i - z * d.M * d.N;");
-  t("  const int m = mn / d.N;");
-  t("  const int n = mn - m * d.N;");
-  t("  float v = 0.0f;");
-  t("  for (int s = 0; s < SPLIT_K; ++s) {");
-  t("    float part = 0.0f;");
-  t("    VXS_GLD(part, &ws[s * total + i], ok);");
-  t("    v += part;");
-  t("  }");
-  if (pl.has_bias) {
-    const std::string bias_t = cuda ? pl.in_t : (pl.bf16 ? "uint16_t" : "float");
-    t(fmt::format("  {} bv = {};", bias_t, (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0"));
-    t("  VXS_GLD(bv, &bias[vxs_bias_index(d, z, m, n)], ok);");
-    t("  v += VXS_BIAS_F(bv);");
+/// One operand's fill loop: `slot` is the tile element, `load` the loader call, `reg` the register.
+void emit_fill_loop(CodeWriter& w, const std::string& count,
+                    std::pair<std::string, std::string> rc, const std::string& slot, const std::string& load,
+                    const std::string& reg, Fill mode) {
+  w.open(fmt::format("for (int i = 0; i < {}; ++i)", count));
+  w.line("const int e = tid + i * BS;");
+  w.line("const int r = {};", rc.first);
+  w.line("const int c = {};", rc.second);
+  switch (mode) {
+    case Fill::kToSmem: w.line("{} = {};", slot, load); break;
+    case Fill::kToRegs: w.line("{} = {};", reg, load); break;
+    case Fill::kRegsToSmem: w.line("{} = {};", slot, reg); break;
   }
-  if (pl.relu) t("  v = fmaxf(v, 0.0f);");
-  t("  VXS_GST(&out[vxs_out_index(d, z, m, n)], VXS_FROM_F(v), ok);");
-  return t.s;
+  w.close();
+}
+
+/// Cooperative fill of the A and B tiles of the stage starting at k = `k0` (axis lane_map).
+void emit_fill(CodeWriter& w, const Plan& pl, const std::string& k0, Fill mode) {
+  const bool c = contiguous(pl);
+  const bool b_fast_col = pl.b_k_contiguous ? !c : c;  // B tile rows are k, columns n
+  w.line("// Cooperative fill (axis lane_map = {}).", to_string(pl.p->axes.lane_map));
+  emit_fill_loop(w, "FILL_A", fill_rc(c, "BM", "BK"), pl.tc ? "As[r][c]" : "As[c][r]",
+                 to_smem(pl, fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0)), "pa[i]", mode);
+  emit_fill_loop(w, "FILL_B", fill_rc(b_fast_col, "BK", "BN"), "Bs[r][c]",
+                 to_smem(pl, fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0)), "pb[i]", mode);
+}
+
+/// Zeroed accumulator fragments of the tensor-core path.
+void emit_tc_accumulators(CodeWriter& w, const Plan& pl) {
+  if (pl.dialect == Dialect::kCuda) {
+    w.line("wmma::fragment<wmma::accumulator, FM, FN, FK, float> acc[PER_WARP];");
+    w.line("for (int f = 0; f < PER_WARP; ++f) wmma::fill_fragment(acc[f], 0.0f);");
+  } else {
+    w.line("vxs_ctx::fragment_acc acc[PER_WARP];");
+    w.line("for (int f = 0; f < PER_WARP; ++f) vxs_ctx::fill_fragment(acc[f], 0.0f);");
+  }
+}
+
+/// Fragment coordinates of this warp's f-th accumulator tile.
+void emit_frag_coords(CodeWriter& w) {
+  w.line("const int tile = wid * PER_WARP + f;");
+  w.line("const int fm = tile / FN_TILES;");
+  w.line("const int fn = tile - fm * FN_TILES;");
+}
+
+/// One stage of SIMT math: the TM x TN micro-tile over BK (from smem, or straight from the loaders).
+void emit_simt_stage(CodeWriter& w, const Plan& pl) {
+  w.open("for (int kk = 0; kk < BK; ++kk)");
+  w.line("float av[TM], bv[TN];");
+  if (pl.p->axes.smem_stage) {
+    w.line("for (int i = 0; i < TM; ++i) av[i] = As[kk][ROW(i)];");
+    w.line("for (int j = 0; j < TN; ++j) bv[j] = Bs[kk][COL(j)];");
+  } else {
+    w.line("for (int i = 0; i < TM; ++i) av[i] = vxs_load_a(A, d, z, m0 + ROW(i), k0 + kk);");
+    w.line("for (int j = 0; j < TN; ++j) bv[j] = vxs_load_b(B, d, z, k0 + kk, n0 + COL(j));");
+  }
+  w.line("for (int i = 0; i < TM; ++i)");
+  w.line("  for (int j = 0; j < TN; ++j) acc[i][j] += av[i] * bv[j];");
+  w.close();
+}
+
+/// One stage of tensor-core math: each warp's fragments over BK, operands from shared memory.
+void emit_tc_stage(CodeWriter& w, const Plan& pl) {
+  const bool cuda = pl.dialect == Dialect::kCuda;
+  const std::string ns = cuda ? "wmma" : "vxs_ctx";
+  w.open("for (int kk = 0; kk < BK; kk += FK)");
+  w.open("for (int f = 0; f < PER_WARP; ++f)");
+  emit_frag_coords(w);
+  if (cuda) {
+    const std::string frag_t = pl.bf16 ? "__nv_bfloat16" : "wmma::precision::tf32";
+    w.line("wmma::fragment<wmma::matrix_a, FM, FN, FK, {}, wmma::row_major> fa;", frag_t);
+    w.line("wmma::fragment<wmma::matrix_b, FM, FN, FK, {}, wmma::row_major> fb;", frag_t);
+  } else {
+    w.line("vxs_ctx::fragment_a fa;");
+    w.line("vxs_ctx::fragment_b fb;");
+  }
+  w.line("{}::load_matrix_sync(fa, &As[fm * FM][kk], BK);", ns);
+  w.line("{}::load_matrix_sync(fb, &Bs[kk][fn * FN], BN);", ns);
+  w.line("{}::mma_sync(acc[f], fa, fb, acc[f]);", ns);
+  w.close();
+  w.close();
+}
+
+/// The K loop over this split's stages: fill (with prefetch: from the registers loaded one stage
+/// ahead, then the next stage into registers), synchronise, compute.
+void emit_k_loop(CodeWriter& w, const Plan& pl) {
+  const auto& a = pl.p->axes;
+  if (a.prefetch) {
+    w.line("{} pa[FILL_A] = {{}}, pb[FILL_B] = {{}};  // next stage in registers (axis prefetch)", smem_type(pl));
+    w.open("");
+    w.line("const int k0 = k_begin;");
+    emit_fill(w, pl, "k0", Fill::kToRegs);
+    w.close();
+  }
+  w.open("for (int t = 0; t < kt_per_split; ++t)");
+  w.line("const int k0 = k_begin + t * BK;");
+  if (a.smem_stage) {
+    emit_fill(w, pl, "k0", a.prefetch ? Fill::kRegsToSmem : Fill::kToSmem);
+    w.line("__syncthreads();");
+    if (a.prefetch) {
+      w.open("if (t + 1 < kt_per_split)", "uniform: t is the same for every thread");
+      w.line("const int k1 = k0 + BK;");
+      emit_fill(w, pl, "k1", Fill::kToRegs);
+      w.close();
+    }
+  }
+  if (pl.tc) {
+    emit_tc_stage(w, pl);
+  } else {
+    emit_simt_stage(w, pl);
+  }
+  if (a.smem_stage) w.line("__syncthreads();");
+  w.close();
+}
+
+/// Bias (fused epilogue, axis fused_act) and activation of value v at output (z, m, n); `ok` is the
+/// 0/1 guard when `guarded`.
+void emit_bias_act(CodeWriter& w, const Plan& pl, bool guarded, const char* comment) {
+  if (pl.has_bias) {
+    const bool cuda = pl.dialect == Dialect::kCuda;
+    const std::string bias_t = cuda ? pl.in_t : (pl.bf16 ? "uint16_t" : "float");
+    if (!guarded) {
+      w.line("v += VXS_BIAS_F(bias[vxs_bias_index(d, z, m, n)]);{}", comment);
+    } else {
+      w.line("{} bv = {};", bias_t, (cuda && pl.bf16) ? "__float2bfloat16(0.0f)" : "0");
+      w.line("VXS_GLD(bv, &bias[vxs_bias_index(d, z, m, n)], ok);");
+      w.line("v += VXS_BIAS_F(bv);{}", comment);
+    }
+  }
+  if (pl.relu) w.line("v = fmaxf(v, 0.0f);");
+}
+
+/// Writes output element (m, n) from the statement `value` (which defines v): the fp32 partial to
+/// the workspace (two launches), else bias, activation and the output.
+void emit_store(CodeWriter& w, const Plan& pl, const std::string& value) {
+  const bool guarded = pl.p->axes.boundary != Boundary::kExact;
+  w.line(value);
+  if (guarded) w.line("const int ok = (m < d.M) & (n < d.N);");
+  auto store = [&](const std::string& ptr, const std::string& val) {
+    if (guarded) {
+      w.line("VXS_GST({}, {}, ok);", ptr, val);
+    } else {
+      w.line("*({}) = {};", ptr, val);
+    }
+  };
+  if (pl.two_launch) {
+    store("&ws[((ks * d.Z + z) * d.M + m) * d.N + n]", "v");
+    w.line("// fp32 partial; kernel 2 reduces the split-K slices and applies the epilogue");
+    return;
+  }
+  emit_bias_act(w, pl, guarded, "  // fused epilogue (axis fused_act)");
+  store("&out[vxs_out_index(d, z, m, n)]", "VXS_FROM_F(v)");
+}
+
+void emit_simt_epilogue(CodeWriter& w, const Plan& pl) {
+  w.open("for (int i = 0; i < TM; ++i)");
+  w.open("for (int j = 0; j < TN; ++j)");
+  w.line("const int m = m0 + ROW(i);");
+  w.line("const int n = n0 + COL(j);");
+  emit_store(w, pl, "float v = acc[i][j];");
+  w.close();
+  w.close();
+  w.pp("#undef ROW");
+  w.pp("#undef COL");
+}
+
+void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
+  const bool c = contiguous(pl);
+  w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
+  w.open("for (int f = 0; f < PER_WARP; ++f)");
+  emit_frag_coords(w);
+  if (pl.dialect == Dialect::kCuda) {
+    w.line("wmma::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN, wmma::mem_row_major);");
+  } else {
+    w.line("vxs_ctx::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN);");
+  }
+  w.close();
+  w.line("__syncthreads();");
+  w.open("for (int i = 0; i < OUT_PER_THREAD; ++i)");
+  w.line("const int e = tid + i * BS;");
+  w.line(c ? "const int r = e / BN;" : "const int r = e % BM;");
+  w.line(c ? "const int c = e % BN;" : "const int c = e / BM;");
+  w.line("const int m = m0 + r;");
+  w.line("const int n = n0 + c;");
+  emit_store(w, pl, "float v = Cs[r][c];");
+  w.close();
+}
+
+}  // namespace
+
+void emit_gemm_body(CodeWriter& w, const Plan& pl) {
+  emit_block_coords(w);
+  if (pl.tc) {
+    w.line("const int wid = tid / WARP;");
+  } else {
+    emit_simt_threads(w, pl);
+  }
+  if (pl.p->axes.smem_stage) emit_smem(w, pl);
+  if (pl.tc) emit_tc_accumulators(w, pl);
+  emit_k_loop(w, pl);
+  if (pl.tc) {
+    emit_tc_epilogue(w, pl);
+  } else {
+    emit_simt_epilogue(w, pl);
+  }
+}
+
+void emit_epilogue_body(CodeWriter& w, const Plan& pl) {
+  w.line("// Kernel 2: sum the SPLIT_K fp32 partials in a fixed order (no atomics), then bias/activation.");
+  w.line("const int i = (int)blockIdx.x * BS + (int)threadIdx.x;");
+  w.line("const int total = d.Z * d.M * d.N;");
+  w.line("const int ok = i < total;  // every access below is guarded by ok");
+  w.line("const int z = i / (d.M * d.N);");
+  w.line("const int mn = i - z * d.M * d.N;");
+  w.line("const int m = mn / d.N;");
+  w.line("const int n = mn - m * d.N;");
+  w.line("float v = 0.0f;");
+  w.open("for (int s = 0; s < SPLIT_K; ++s)");
+  w.line("float part = 0.0f;");
+  w.line("VXS_GLD(part, &ws[s * total + i], ok);");
+  w.line("v += part;");
+  w.close();
+  emit_bias_act(w, pl, true, "");
+  w.line("VXS_GST(&out[vxs_out_index(d, z, m, n)], VXS_FROM_F(v), ok);");
 }
 
 }  // namespace vxsynth::codegen::detail

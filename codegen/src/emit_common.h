@@ -2,8 +2,11 @@
 // Internal: the kernel-body generator shared by the CUDA and Vortex emitters.
 
 #include <string>
+#include <string_view>
 
+#include "code_writer.h"
 #include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/emit.h"
 
 namespace vxsynth::codegen::detail {
 
@@ -29,16 +32,16 @@ struct Plan {
 
 [[nodiscard]] Plan make_plan(const DesignPoint& p, Dialect d);
 
-/// Helpers shared by both sides: guard macros, loaders, index functions.
-[[nodiscard]] std::string emit_device_helpers(const Plan& pl);
+/// Design-dependent helpers of both sides: load policy and conversions, index functions, loaders.
+void emit_device_helpers(CodeWriter& w, const Plan& pl);
 /// Body of the main GEMM kernel (statements, after A, B, bias, out, ws, d are in scope).
-[[nodiscard]] std::string emit_gemm_body(const Plan& pl);
+void emit_gemm_body(CodeWriter& w, const Plan& pl);
 /// Body of the reduce/epilogue kernel (launch 2).
-[[nodiscard]] std::string emit_epilogue_body(const Plan& pl);
+void emit_epilogue_body(CodeWriter& w, const Plan& pl);
 /// `#define`s of the tile constants.
-[[nodiscard]] std::string emit_tile_defines(const Plan& pl);
-/// The vxs_dims_t struct definition.
-[[nodiscard]] std::string emit_dims_struct();
+void emit_tile_defines(CodeWriter& w, const Plan& pl);
+/// The fixed runtime file `name` (codegen/runtime/, embedded at build time) as a candidate file.
+[[nodiscard]] SourceFile runtime_source(std::string_view name);
 /// C initializer of the profiled dims, e.g. "{1, 64, 32, 48, ...}".
 [[nodiscard]] std::string dims_initializer(const check::OpSpec& op);
 /// Header comment describing the design point.

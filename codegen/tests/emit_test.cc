@@ -34,21 +34,31 @@ TEST(Emit, CandidatesCarryTheirContract) {
     EXPECT_EQ(src.find(banned), std::string::npos) << banned;
   }
   const Candidate vx = emit_vortex(p);
-  for (const char* f : {"kernel.cpp", "main.cpp", "common.h", "Makefile"}) EXPECT_NO_THROW((void)vx.file(f)) << f;
+  for (const char* f : {"kernel.cpp", "main.cpp", "common.h", "Makefile", "vxs_device.h", "vxs_host.cpp"}) {
+    EXPECT_NO_THROW((void)vx.file(f)) << f;
+  }
   const std::string& k = vx.file("kernel.cpp").text;
   EXPECT_NE(k.find("vx_spawn_threads"), std::string::npos);
   EXPECT_NE(k.find("__local_mem"), std::string::npos);
   EXPECT_NE(k.find("__syncthreads()"), std::string::npos);
-  EXPECT_NE(k.find("vx_vote_any"), std::string::npos);             // uniform branch of a guarded access
-  EXPECT_NE(k.find(".insn r 0x0B, 5, 0, x0"), std::string::npos);   // PRED narrows the mask
+  EXPECT_NE(k.find("#include \"vxs_device.h\""), std::string::npos);  // guarded accesses
+  EXPECT_NE(k.find("VXS_GLD("), std::string::npos);
   EXPECT_EQ(k.find("vx_split"), std::string::npos);                 // no SPLIT/JOIN pairing (docs/codegen.md)
   EXPECT_EQ(k.find("amoadd"), std::string::npos);
+  const std::string& dev = vx.file("vxs_device.h").text;
+  EXPECT_NE(dev.find("vx_vote_any"), std::string::npos);             // uniform branch of a guarded access
+  EXPECT_NE(dev.find(".insn r 0x0B, 5, 0, x0"), std::string::npos);   // PRED narrows the mask
+  EXPECT_EQ(dev.find("vx_split"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("include $(VXSDK)/sdk.mk"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("tests/regression/common.mk"), std::string::npos);
+  EXPECT_NE(vx.file("Makefile").text.find("$(SRC_DIR)/vxs_host.cpp"), std::string::npos);
   const std::string& m = vx.file("main.cpp").text;
-  EXPECT_NE(m.find("#include <vortex.h>"), std::string::npos);
-  EXPECT_NE(m.find("vx_upload_kernel_file"), std::string::npos);
-  EXPECT_NE(m.find("NAN"), std::string::npos);  // output poisoned
+  EXPECT_NE(m.find("#include \"vxs_host.h\""), std::string::npos);
+  EXPECT_NE(m.find("vxs::run_candidate(c, argc, argv)"), std::string::npos);
+  const std::string& host = vx.file("vxs_host.cpp").text;
+  EXPECT_NE(host.find("#include <vortex.h>"), std::string::npos);
+  EXPECT_NE(host.find("vx_upload_kernel_file"), std::string::npos);
+  EXPECT_NE(host.find("NAN"), std::string::npos);  // output poisoned
   // An invalid point never renders.
   DesignPoint bad = p;
   bad.axes.reg_tile = {3, 3};

@@ -38,8 +38,7 @@ int main(int argc, char** argv) {
       for (const auto& c : codegen::testing_points::all_cases()) {
         const fs::path d = out / c.name;
         codegen::write_candidate(d, codegen::emit_cuda(c.point));
-        const auto drv = codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n));
-        write_file_atomic(d / drv.name, drv.text);
+        codegen::write_candidate(d, codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n)));
         write_file_atomic(d / "point.json", codegen::to_json(c.point).dump(2));
         check::write_inputs(d / "data", check::generate_inputs(c.point.fixed.op, c.point.fixed.path, 77 + static_cast<uint64_t>(n)),
                             c.point.fixed.path);
@@ -81,8 +80,7 @@ int main(int argc, char** argv) {
           const std::string name = fmt::format("{}_{}_{}", dir.filename().string(), k.id, tag);
           const fs::path d = out / name;
           codegen::write_candidate(d, codegen::emit_cuda(p));
-          const auto drv = codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n));
-          write_file_atomic(d / drv.name, drv.text);
+          codegen::write_candidate(d, codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n)));
           write_file_atomic(d / "point.json", codegen::to_json(p).dump(2));
           ++n;
         }

@@ -2,7 +2,9 @@
 /// \file
 /// Renders a design point into its pair of candidates (paper §3.4): a CUDA candidate (one `.cu`)
 /// and a Vortex candidate (kernel.cpp + main.cpp + common.h + Makefile in Vortex's
-/// tests/regression layout, docs/vortex.md §6). Both sides come from the same kernel-body generator,
+/// tests/regression layout, docs/vortex.md §6), each with copies of the fixed runtime files it
+/// includes (codegen/runtime/), so its directory builds on its own. Both sides come from the same
+/// kernel-body generator,
 /// so they implement the same tiling, staging, lane mapping, split-K and epilogue.
 
 #include <filesystem>
@@ -54,14 +56,15 @@ inline constexpr const char* kCudaFileName = "candidate.cu";
 /// C linkage does not check arguments, so a re-stated prototype can drift silently.
 [[nodiscard]] std::string cuda_c_api_declarations(check::OpFamily family, bool bf16);
 
-/// Source-output measurement driver for the GPU: `driver.cu` includes `candidate.cu`, draws inputs
-/// (xorshift + Box–Muller, scaled like emit_vortex's main.cpp: activations N(0,1), weights and bias
-/// N(0, 1/fan_in), rounded to the storage type), NaN-poisons the output, calls vxs_launch, computes
-/// a float64 reference with a naive double-precision kernel of the op's definition, compares every
-/// element under the path's source-output tolerance (NaN/Inf, all-zero and constant outputs fail)
-/// and prints one line `RESULT <name> path=… elements=… max_abs=… max_rel=… failed=… non_finite=…
-/// PASS|FAIL`. Build: `nvcc -arch=sm_90 -O2 -o driver driver.cu`.
-[[nodiscard]] SourceFile emit_cuda_driver(const DesignPoint& p, const std::string& name, uint64_t seed);
+/// Source-output measurement driver for the GPU: `driver.cu` (with its fixed part `vxs_driver.cuh`,
+/// codegen/runtime/cuda) includes `candidate.cu`, draws inputs (xorshift + Box–Muller, scaled like
+/// emit_vortex's main.cpp: activations N(0,1), weights and bias N(0, 1/fan_in), rounded to the
+/// storage type), NaN-poisons the output, calls vxs_launch, computes a float64 reference with a
+/// naive double-precision kernel of the op's definition, compares every element under the path's
+/// source-output tolerance (NaN/Inf, all-zero and constant outputs fail) and prints one line
+/// `RESULT <name> path=… elements=… max_abs=… max_rel=… failed=… non_finite=… PASS|FAIL`. Write it
+/// next to emit_cuda's files; build: `nvcc -arch=sm_90 -O2 -o driver driver.cu`.
+[[nodiscard]] Candidate emit_cuda_driver(const DesignPoint& p, const std::string& name, uint64_t seed);
 
 /// Vortex candidate for `p` (validated first). Files: kernel.cpp, main.cpp, common.h, Makefile.
 ///
