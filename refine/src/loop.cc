@@ -8,6 +8,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/metrics.h"
+#include "vxsynth/refine/run_dir.h"
 
 namespace vxsynth::refine {
 namespace {
@@ -24,13 +25,18 @@ std::string utc_now() {
   return buf;
 }
 
+/// Where finalize puts the locked run's outputs (docs/reconstruct.md, "Output directory").
+constexpr const char* kLockedRunDir = "locked-run";
+
 fs::path revision_dir(const fs::path& out, int n) {
   return out / "work" / "revisions" / fmt::format("r{:04}", n);
 }
 
 json run_json(const Reference& ref, const Agent& agent, const ProfileBackend& backend,
               const LoopOptions& opts) {
-  return json{{"kernel_id", ref.kernel_id},       {"bundle_sha256", ref.bundle_sha256},
+  return json{{"schema", kRunSchema},              {"version", kRunVersion},
+              {"run_id", new_run_id()},           {"created_utc", utc_now()},
+              {"kernel_id", ref.kernel_id},       {"bundle_sha256", ref.bundle_sha256},
               {"agent", agent.name()},            {"profile_backend", backend.name()},
               {"seed", opts.seed},                {"retain_margin", kRetainMargin},
               {"kernel_name", ref.context.kernel_name}};
@@ -182,6 +188,14 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
   std::error_code ec;
   fs::remove_all(out / kDataDir, ec);
   copy_dir(rdir / kDataDir, out / kDataDir);
+  // The locked run's outputs go to locked-run/: data/ holds what a re-run reads (inputs,
+  // ref_output.bin), so `make run OPTS="-d ../data"` writes a fresh data/out.bin beside them.
+  fs::remove_all(out / kLockedRunDir, ec);
+  for (const char* f : {"out.bin", "cuda_out.bin"}) {
+    if (!fs::exists(out / kDataDir / f)) continue;
+    fs::create_directories(out / kLockedRunDir);
+    fs::rename(out / kDataDir / f, out / kLockedRunDir / f);
+  }
   if (fs::exists(rdir / kVortexSignatureFile))
     fs::copy_file(rdir / kVortexSignatureFile, out / kVortexSignatureFile,
                   fs::copy_options::overwrite_existing);
@@ -235,25 +249,24 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
   const fs::path out = opts.out_dir;
   const fs::path record_path = out / "record.jsonl";
   const fs::path run_path = out / "run.json";
-  // A directory that holds other files and no run of ours: the loop would overwrite data/, vortex/,
-  // cuda/ … in it. An interrupted run (run.json without a record yet) may be resumed.
-  if (fs::is_directory(out) && !fs::is_empty(out) && !fs::exists(record_path) && !fs::exists(run_path))
-    throw make_error("{}: the output directory is not empty and holds no vxsynth run (record.jsonl, run.json); "
-                     "choose a new or empty -o",
-                     out.string());
+  // Only a new or empty directory, or one that holds a run of ours, is written to (run_dir.h).
+  const RunDir dir = inspect_run_dir(out);
+  if (opts.resume && dir.state == RunDirState::kAbsent)
+    throw make_error("--resume: {} does not exist; drop --resume to start a new run there", out.string());
+  if (opts.resume && dir.state == RunDirState::kEmpty)
+    throw make_error("--resume: {} is empty, there is no run to continue; drop --resume to start one", out.string());
   fs::create_directories(out);
-  const json run = run_json(ref, agent, backend, opts);
+  json run = run_json(ref, agent, backend, opts);
+  // A resumed run keeps its id; a run from before the schema field gets one now.
+  if (dir.state == RunDirState::kRun) run["run_id"] = dir.run["run_id"];
+  if (dir.state == RunDirState::kRun && dir.run.contains("created_utc")) run["created_utc"] = dir.run["created_utc"];
 
   std::vector<RevisionEntry> record;
   if (opts.resume) {
-    if (fs::exists(run_path)) {
-      const json prev = json::parse(read_file(run_path), nullptr, false);
-      if (prev.is_discarded()) throw make_error("{}: not valid JSON", run_path.string());
-      for (const char* k : {"kernel_id", "bundle_sha256", "agent", "profile_backend", "seed"})
-        if (prev.value(k, json()) != run[k])
-          throw make_error("{}: field '{}' is {} but this run has {}; --resume continues the same run",
-                           run_path.string(), k, prev.value(k, json()).dump(), run[k].dump());
-    }
+    for (const char* k : {"kernel_id", "bundle_sha256", "agent", "profile_backend", "seed"})
+      if (dir.run.value(k, json()) != run[k])
+        throw make_error("{}: field '{}' is {} but this run has {}; --resume continues the same run",
+                         run_path.string(), k, dir.run.value(k, json()).dump(), run[k].dump());
     RecordRead rr = read_record(record_path, /*repair=*/true);
     record = std::move(rr.entries);
     if (rr.repaired && progress) {
@@ -456,7 +469,7 @@ std::string summary_markdown(const json& s) {
       s["revisions_reverted"].get<int>(), s["revisions_rejected"].get<int>(),
       s["stop_reason"].get<std::string>(), s["wall_time_s"].get<double>(),
       s["source_output_check"].get<std::string>(), s["candidate_check"].get<std::string>(),
-      s.value("vortex_signature", std::string("NA")));
+      s.contains("vortex_signature") ? s["vortex_signature"].get<std::string>() : std::string("NA"));
   const int agent_failed = s.value("revisions_agent_failed", 0);
   if (agent_failed > 0) {
     md += fmt::format("The agent failed on {} of the {} revisions after the seed{}.\n\n", agent_failed,
