@@ -353,6 +353,10 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
           proc_.image_lo_, proc_.image_hi_);
       c.illegal(d, why.c_str());
     }
+    // RISC-V unprivileged spec §1.5: a 16-bit (compressed, RVC) instruction has bits [1:0] != 11.
+    if ((d.word & 3u) != 3u)
+      c.illegal(d, "compressed instructions are not supported: the low half-word is a 16-bit RVC encoding "
+                   "(bits [1:0] != 11) and Vortex has no C extension; compile with -march=rv32imaf (no 'c')");
     c.illegal(d, "no instruction of RV32IMAF/Zicsr/Zicond/Vortex matches");
   }
   ++proc_.total_instrs_;

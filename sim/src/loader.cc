@@ -97,6 +97,13 @@ Program load_elf(Memory& mem, std::span<const uint8_t> bytes, const std::string&
     throw sim_error(ErrorKind::kLoader, "{}: not an ELF32 little-endian RISC-V file (class {}, machine {})", name,
                     static_cast<int>(eh.e_ident[EI_CLASS]), eh.e_machine);
   }
+  // EF_RISCV_RVC (RISC-V ELF psABI, "e_flags"): the file was built with compressed instructions.
+  constexpr uint32_t kEfRiscvRvc = 0x1;
+  if ((eh.e_flags & kEfRiscvRvc) != 0)
+    throw sim_error(ErrorKind::kLoader,
+                    "{}: compressed instructions are not supported: the ELF is built with the C extension "
+                    "(e_flags EF_RISCV_RVC) and Vortex has no C extension; compile with -march=rv32imaf (no 'c')",
+                    name);
   if (eh.e_type != ET_EXEC) throw sim_error(ErrorKind::kLoader, "{}: not an executable (e_type {}); link it first", name, eh.e_type);
   size_t nph = 0;
   if (elf_getphdrnum(e, &nph) != 0) throw sim_error(ErrorKind::kLoader, "{}: bad program headers: {}", name, elf_errmsg(-1));

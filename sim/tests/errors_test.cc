@@ -211,6 +211,15 @@ TEST(Cli, ExitCodeAndErrors) {
   rc = std::system((cli + " --warps 33 " + asm_path("rv32im") + " 2> " + log).c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);
   expect_has(vxsynth::read_file(log), "warps must be 1..32");
+  // A bad command line exits 2 as well (not CLI11's own codes), --help 0.
+  rc = std::system((cli + " --warps four " + asm_path("rv32im") + " 2> " + log).c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  expect_has(vxsynth::read_file(log), "--warps");
+  rc = std::system((cli + " --no-such-flag " + asm_path("rv32im") + " 2> " + log).c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  rc = std::system((cli + " --help > " + log).c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 0);
+  expect_has(vxsynth::read_file(log), "vxsim: functional simulator");
 }
 
 }  // namespace

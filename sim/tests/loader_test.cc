@@ -43,6 +43,39 @@ std::string loader_error(const std::vector<uint8_t>& bytes) {
   return "no error";
 }
 
+// An ELF built with the C extension (EF_RISCV_RVC) is refused at load by name, not run into an
+// illegal-instruction fault; its raw image as a .vxbin (no flags to read) faults at decode, saying
+// that compressed instructions are not supported.
+TEST(Loader, CompressedCodeIsNamedAsSuch) {
+  Processor proc(Config{});
+  std::string msg = "no error";
+  try {
+    (void)load_program(proc, asm_path("rvc"));
+  } catch (const SimError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kLoader);
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("rvc.elf: compressed instructions are not supported"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("EF_RISCV_RVC"), std::string::npos) << msg;
+  const std::string bin = vxsynth::read_file(asm_path("rvc", ".bin"));
+  auto bytes = header(0x80000000, 0x80000000 + bin.size());
+  bytes.insert(bytes.end(), bin.begin(), bin.end());
+  const std::string path = ::testing::TempDir() + "/rvc.vxbin";
+  vxsynth::write_file_atomic(path, std::string(bytes.begin(), bytes.end()));
+  Processor raw(Config{});
+  (void)load_program(raw, path);
+  raw.reset();
+  msg = "no error";
+  try {
+    (void)raw.run();
+  } catch (const SimError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kIllegalInstr);
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("at PC 0x80000000"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("compressed instructions are not supported"), std::string::npos) << msg;
+}
+
 TEST(Loader, VxbinRunsLikeTheElf) {
   std::string path = ::testing::TempDir() + "/rv32im.vxbin";
   auto bytes = rv32im_vxbin();

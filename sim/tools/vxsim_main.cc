@@ -34,7 +34,13 @@ int main(int argc, char** argv) {
   vxsim::timing::add_cli_options(app, timing);
   app.add_option("program", program, "kernel image (.vxbin or .elf)");
   app.set_version_flag("--version", vxsynth::version_line("vxsim"), "print the version and git commit, then exit");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; a bad command line exits 2 like every other bad input
+    // (docs/errors.md) rather than with CLI11's per-error codes (101–120).
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     if (vxsim::timing::handle_dump_config(timing, std::cout)) return 0;
   } catch (const vxsynth::Error& e) {
