@@ -2,14 +2,47 @@
 // (bench/kernels) under a sweep of configurations: L1 size, warps per core, threads per warp.
 // Used to fill the "metrics move the expected way" table of docs/timing.md.
 //   timing_sweep [n]     (default n = 64)
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "bench_host.h"
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: timing_sweep [n]\n"
+    "Runs the benchmark kernels (sgemm, conv3) of size n (default 64, 1..4096) on the vxsim timing\n"
+    "model under a sweep of configurations and prints their signature metrics as Markdown tables\n"
+    "(docs/timing.md).\n";
+
+// The problem size from the command line: 0 when the arguments ask for help or are not one size.
+uint32_t parse_size(int argc, char** argv, int& status) {
+  status = 0;
+  if (argc == 1) return 64;
+  const std::string_view a = argv[1];
+  if (a == "-h" || a == "--help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  uint32_t n = 0;
+  const auto r = std::from_chars(a.data(), a.data() + a.size(), n);
+  if (argc > 2 || r.ec != std::errc{} || r.ptr != a.data() + a.size() || n < 1 || n > 4096) {
+    std::fprintf(stderr, "timing_sweep: error: '%s'%s is not one size n in 1..4096\n%s", argv[1],
+                 argc > 2 ? " …" : "", kUsage);
+    status = 2;
+  }
+  return status == 0 ? n : 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  const uint32_t n = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 64;
+  int status = 0;
+  const uint32_t n = parse_size(argc, argv, status);
+  if (n == 0) return status;
   struct Row {
     const char* what;
     uint32_t warps, threads, dcache;
