@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "format.h"
 #include "subcommands.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
@@ -18,6 +19,27 @@ struct Options {
   std::string trace, ncu, provenance, output, workload, arch;
   std::size_t top = 5;
 };
+
+// Warns about the trace's kernels that no ncu row matched: a filtered capture leaves some out by
+// design, a CSV cut at a row boundary loses the last ones silently otherwise.
+void print_unprofiled(std::ostream& info, const core::ReferenceBundle& b, const core::TorchTrace& trace,
+                      const std::string& ncu_path) {
+  const auto& u = *b.unprofiled;
+  if (u.empty()) return;
+  std::size_t groups = 0;
+  for (const core::HotKernel& h : core::rank_hot_kernels(trace, 0)) groups += h.launches.empty() ? 0 : 1;
+  double share = 0;
+  for (const auto& k : u) share += k.share;
+  info << fmt::format("warning: {} of {} trace kernels ({:.1f} % of GPU time) have no ncu row in {}: ncu did not "
+                      "profile them (a filtered capture) or the file is cut short; they have no signature "
+                      "(bundle field unprofiled_kernels):\n",
+                      u.size(), groups, 100.0 * share, ncu_path);
+  constexpr std::size_t kListed = 10;
+  for (std::size_t i = 0; i < u.size() && i < kListed; ++i)
+    info << fmt::format("  rank {} ({} launches, {:.1f} %): {}\n", u[i].rank, u[i].launches, 100.0 * u[i].share,
+                        clip(u[i].name, 100));
+  if (u.size() > kListed) info << fmt::format("  … and {} more\n", u.size() - kListed);
+}
 
 int run(const Options& o) {
   core::NcuImportOptions nopt;
@@ -55,7 +77,13 @@ int run(const Options& o) {
                       b.kernels.empty() ? 0.0 : 100.0 * b.kernels.back().cumulative_share, b.gpu_time_total_us,
                       b.kernel_launches, with_sig, ncu.kernels.size() - join.unmatched_ncu.size(), ncu.kernels.size());
   for (std::size_t n : join.unmatched_ncu)
-    info << fmt::format("  ncu ID {} not in the trace: {}\n", ncu.kernels[n].id, ncu.kernels[n].name);
+    info << fmt::format("  ncu ID {} not in the trace: {}\n", ncu.kernels[n].id, clip(ncu.kernels[n].name, 100));
+  constexpr std::size_t kListed = 10;
+  for (std::size_t i = 0; i < ncu.warnings.size() && i < kListed; ++i) info << "warning: " << ncu.warnings[i] << "\n";
+  if (ncu.warnings.size() > kListed)
+    info << fmt::format("warning: … and {} more cells outside their range (the kernels' notes say which)\n",
+                        ncu.warnings.size() - kListed);
+  print_unprofiled(info, b, trace, o.ncu);
   return 0;
 }
 

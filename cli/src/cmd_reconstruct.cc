@@ -12,12 +12,14 @@
 
 #include <fmt/format.h>
 
+#include "format.h"
 #include "subcommands.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/loop.h"
+#include "vxsynth/refine/run_dir.h"
 
 namespace vxsynth::cli {
 namespace {
@@ -60,14 +62,74 @@ bool on_path(const std::string& name) {
   }
 }
 
+// Σ elements of the operator's inputs and output at the reference shape (a double: extents up to
+// 2^31 - 1 overflow 64-bit products).
+double tensor_elements(const core::ReferenceContext& c) {
+  if (c.gemm) {
+    const auto& g = *c.gemm;
+    const double b = static_cast<double>(g.batch), m = static_cast<double>(g.m), n = static_cast<double>(g.n),
+                 kk = static_cast<double>(g.k);
+    return b * (m * kk + kk * n + m * n) + (c.has_bias ? n : 0.0);
+  }
+  if (!c.conv) return 0;
+  const core::ConvShape& v = *c.conv;
+  auto out = [](int64_t in, int64_t pad, int64_t dil, int64_t win, int64_t stride) {
+    return static_cast<double>((in + 2 * pad - dil * (win - 1) - 1) / stride + 1);
+  };
+  auto d = [](int64_t x) { return static_cast<double>(x); };
+  const double p = out(v.h, v.pad[0], v.dilation[0], v.r, v.stride[0]);
+  const double q = out(v.w, v.pad[1], v.dilation[1], v.s, v.stride[1]);
+  return d(v.n) * d(v.c) * d(v.h) * d(v.w) + d(v.k) * d(v.c / v.groups) * d(v.r) * d(v.s) + d(v.n) * d(v.k) * p * q +
+         (c.has_bias ? d(v.k) : 0.0);
+}
+
+// The main (non-helper) kernels of the bundle that run the same operator at the same shape as `k`.
+std::string main_kernels_of(const core::ReferenceBundle& b, const core::BundleKernel& k) {
+  std::string s;
+  for (const core::BundleKernel& m : b.kernels)
+    if (!m.context.helper_kernel && m.context.op == k.context.op && shape_string(m.context) == shape_string(k.context))
+      s += fmt::format("{}{} ({})", s.empty() ? "" : ", ", m.id, clip(m.name, 64));
+  return s;
+}
+
+// Refuses a kernel that cannot be reconstructed, before anything is written: no signature, no
+// operator the generator builds, a helper of the operator, or tensors beyond Vortex's memory.
+void check_kernel(const core::ReferenceBundle& b, const core::BundleKernel& k, const std::string& bundle) {
+  const std::string what = fmt::format("{}: kernel {} ({})", bundle, k.id, clip(k.name, 64));
+  if (!k.signature)
+    throw make_error("{} has no signature: ncu profiled no launch of it, so there is nothing to reconstruct "
+                     "against (its notes: {})", what, k.notes.empty() ? std::string("none") : k.notes.front());
+  if (k.context.op == core::OpKind::kOther)
+    throw make_error("{}: context.op is 'other': the trace did not show which operator launched it, and "
+                     "vxsynth reconstructs linear, matmul, bmm, conv1d and conv2d kernels", what);
+  if (k.context.helper_kernel) {
+    const std::string mains = main_kernels_of(b, k);
+    throw make_error(
+        "{} is a helper kernel (context.helper_kernel, name rule '{}'): the {} operator launches it around its "
+        "main kernel (a layout transpose, split-K reduce or workspace init), and it does not compute the {}, "
+        "so a {} benchmark measured against its signature would reproduce neither; {}",
+        what, k.context.name_rule, core::to_string(k.context.op), core::to_string(k.context.op),
+        core::to_string(k.context.op),
+        mains.empty() ? std::string("the operator's main kernel is not among the bundle's hot kernels: import "
+                                    "with --top 0 to keep every kernel")
+                      : "reconstruct the operator's main kernel instead: " + mains);
+  }
+  // Vortex's global memory is 4 GiB (XLEN 32; docs/vxsim.md, vx_dev_caps GLOBAL_MEM_SIZE); the
+  // benchmark holds every input and the output there as 4-byte values at most.
+  constexpr double kVortexGlobalBytes = 4294967296.0;
+  const double bytes = 4 * tensor_elements(k.context);
+  if (bytes >= kVortexGlobalBytes)
+    throw make_error("{}: context {} ({}): its inputs and output take {:.1f} GiB as 4-byte values, more than "
+                     "Vortex's 4 GiB global memory (32-bit addresses); vxsynth cannot build a Vortex benchmark "
+                     "at this shape",
+                     what, k.context.gemm ? "gemm" : "conv", shape_string(k.context), bytes / (1 << 30));
+}
+
 int run(const Options& opts) {
   Options o = opts;
   // Every later step (nvcc, make, the simulator) runs in a candidate directory of its own: resolve the
-  // output directory once, and refuse an unusable one before any work is done.
+  // output directory once. Nothing is written until the bundle, the kernel and -o are validated.
   o.out = fs::absolute(o.out).lexically_normal().string();
-  if (fs::exists(o.out) && !fs::is_directory(o.out)) {
-    throw make_error("-o {}: exists and is not a directory", o.out);
-  }
   const std::string text = read_file(o.bundle);
   const core::ReferenceBundle bundle = core::read_bundle(o.bundle);
   const core::BundleKernel* found = nullptr;
@@ -77,7 +139,12 @@ int run(const Options& opts) {
     throw make_error("{}: {}", o.bundle, e.what());  // name the bundle, as `signature` and `distance` do
   }
   const core::BundleKernel& k = *found;
-  const refine::Reference ref = refine::reference_from_bundle(bundle, o.kernel, refine::sha256_hex(text));
+  check_kernel(bundle, k, o.bundle);
+  const refine::Reference ref = refine::reference_from_bundle(bundle, k.id, refine::sha256_hex(text));
+  const refine::RunDir dir = refine::inspect_run_dir(o.out);  // refuses a directory that is not ours
+  if (o.resume && (dir.state == refine::RunDirState::kAbsent || dir.state == refine::RunDirState::kEmpty))
+    throw make_error("--resume: {} {}; drop --resume to start a new run there", o.out,
+                     dir.state == refine::RunDirState::kAbsent ? "does not exist" : "is empty, there is no run to continue");
 
   const std::string profile = o.profile.empty() ? (refine::gpu_present() ? "ncu" : "vxsim") : o.profile;
   const fs::path sdk = o.sdk.empty() ? default_sdk_dir() : fs::path(o.sdk);
@@ -101,7 +168,14 @@ int run(const Options& opts) {
   refine::SandboxRules rules = refine::default_rules();
   rules.build_timeout_s = o.build_timeout;
   rules.run_timeout_s = o.run_timeout;
-  const auto space = refine::make_codegen_space(ref.context);
+  std::unique_ptr<refine::DesignSpace> space;
+  try {
+    space = refine::make_codegen_space(ref.context);
+    (void)space->render(space->seed_design());
+  } catch (const Error& e) {
+    throw make_error("{}: kernel {}: the generator cannot build a seed for context {} {}: {}", o.bundle, k.id,
+                     core::to_string(k.context.op), shape_string(k.context), e.what());
+  }
   std::unique_ptr<refine::Agent> agent;
   if (o.agent == "builtin") {
     agent = std::make_unique<refine::BuiltinAgent>(*space);
@@ -119,7 +193,7 @@ int run(const Options& opts) {
   lo.seed = o.seed;
   lo.agent_timeout_s = o.agent_timeout;
   std::cout << fmt::format("[reconstruct] {} {} ({}) from {}: agent {}, profile backend {}, budget {}\n", k.id,
-                           core::to_string(k.context.op), k.name.substr(0, 60), o.bundle, agent->name(), profile,
+                           core::to_string(k.context.op), clip(k.name, 64), o.bundle, agent->name(), profile,
                            o.budget)
             << std::flush;
   const refine::LoopResult r = refine::run_loop(

@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "vxsynth/core/metrics.h"
@@ -32,9 +34,23 @@ std::string shape_string(const core::ReferenceContext& c) {
   return "-";
 }
 
+namespace {
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+}  // namespace
+
 std::string clip(const std::string& s, std::size_t width) {
   if (s.size() <= width || width < 4) return s;
-  return s.substr(0, width - 3) + "...";
+  // Cut between tokens (never inside an identifier or number) as late as possible, but keep at
+  // least half of the room; a name with no boundary there is cut at the width.
+  std::size_t cut = width - 3;
+  for (std::size_t i = cut; i > (width - 3) / 2; --i) {
+    if (!word_char(s[i - 1]) || !word_char(s[i])) {
+      cut = i;
+      break;
+    }
+  }
+  while (cut > 1 && s[cut - 1] == ' ') --cut;
+  return s.substr(0, cut) + "...";
 }
 
 }  // namespace vxsynth::cli

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -214,6 +216,21 @@ TEST(CliRealData, ReconstructExitsThreeWhenTheAgentFailsEveryRevision) {
         << e.dump();
   }
   EXPECT_EQ(lines, 3);
+  // The header names the kernel cut between tokens, not inside a word ("(floa").
+  EXPECT_NE(rec.out.find("k4 linear (void sgemm_largek_lds64<true, false, 5, 5, 4, 4, 4, 34>(float...) from"),
+            std::string::npos)
+      << rec.out;
+  // Re-running the locked benchmark on its inputs, as docs/reconstruct.md says, leaves the locked
+  // run's output alone: it is in locked-run/, and the re-run writes data/out.bin.
+  ASSERT_TRUE(fs::exists(out / "locked-run" / "out.bin")) << rec.out;
+  EXPECT_FALSE(fs::exists(out / "data" / "out.bin"));
+  const std::string locked = vxsynth::read_file(out / "locked-run" / "out.bin");
+  const std::string make = "make -s -C " + (out / "vortex").string() + " run VXSDK=" + sdk.string() +
+                           " OPTS=\"-d ../data\" > " + (d / "make.log").string() + " 2>&1";
+  EXPECT_EQ(std::system(make.c_str()), 0) << vxsynth::read_file(d / "make.log");
+  EXPECT_EQ(vxsynth::read_file(out / "locked-run" / "out.bin"), locked);
+  ASSERT_TRUE(fs::exists(out / "data" / "out.bin")) << vxsynth::read_file(d / "make.log");
+  EXPECT_EQ(vxsynth::read_file(out / "data" / "out.bin"), locked);  // the same kernel on the same inputs
   // Help documents the status.
   Result help = run("reconstruct --help");
   EXPECT_NE(help.out.find("3 the agent failed on every revision after the seed"), std::string::npos) << help.out;
@@ -254,9 +271,133 @@ TEST(CliRealData, ReconstructRefusesANonEmptyForeignOutputDirectory) {
   vxsynth::write_file_atomic(out / "data" / "x.bin", "mine");
   Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 0 -o " + out.string());
   EXPECT_EQ(rec.status, 2) << rec.out;
-  EXPECT_NE(rec.out.find("is not empty and holds no vxsynth run"), std::string::npos) << rec.out;
+  EXPECT_NE(rec.out.find("is not empty and is not a vxsynth run (it has no run.json)"), std::string::npos) << rec.out;
   EXPECT_EQ(vxsynth::read_file(out / "data" / "x.bin"), "mine");
   EXPECT_FALSE(fs::exists(out / "run.json"));
+}
+
+// A user's directory that happens to hold a file named run.json (not vxsynth's schema) is not taken
+// for a run: refused, with or without --resume, and every file is left as it was.
+TEST(CliRealData, ReconstructRefusesADirectoryWithSomeoneElsesRunJson) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle =
+      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  const fs::path out = temp_dir() / "users_run";
+  fs::remove_all(out);
+  fs::create_directories(out / "data");
+  vxsynth::write_file_atomic(out / "data" / "out.bin", "mine");
+  for (const char* run_json : {"not json", R"({"name": "my run", "epochs": 3})"}) {
+    vxsynth::write_file_atomic(out / "run.json", run_json);
+    for (const char* resume : {"", " --resume"}) {
+      Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 0" + resume +
+                       " -o " + out.string());
+      EXPECT_EQ(rec.status, 2) << rec.out;
+      EXPECT_NE(rec.out.find("is not empty and is not a vxsynth run"), std::string::npos) << rec.out;
+      EXPECT_NE(rec.out.find("choose a new or empty -o"), std::string::npos) << rec.out;
+      EXPECT_EQ(vxsynth::read_file(out / "run.json"), run_json);
+      EXPECT_EQ(vxsynth::read_file(out / "data" / "out.bin"), "mine");
+      EXPECT_FALSE(fs::exists(out / "record.jsonl"));
+      EXPECT_FALSE(fs::exists(out / "vortex"));
+    }
+  }
+  fs::remove_all(out);
+}
+
+// Bad bundles made from the real ACT bundle, and a real helper kernel (Diffusion Policy k1, a cuDNN
+// layout transpose): reconstruct refuses each before anything is written, naming the file and the
+// field.
+TEST(CliRealData, ReconstructValidatesTheBundleAndKernelBeforeWriting) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path refs = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200";
+  const nlohmann::json act = nlohmann::json::parse(vxsynth::read_file(refs / "act/bundle.json"));
+  const fs::path d = temp_dir() / "bad_bundles";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  struct Case {
+    const char* name;
+    std::function<void(nlohmann::json&)> edit;
+    const char* kernel;
+    std::string expect;
+  };
+  const std::vector<Case> cases = {
+      {"dup", [](auto& j) { j["kernels"][1]["id"] = "k1"; }, "k1",
+       "dup.json: kernels[1].id: duplicate kernel id 'k1' (kernels[0] has it too)"},
+      {"m0", [](auto& j) { j["kernels"][3]["context"]["gemm"]["m"] = 0; }, "k4",
+       "m0.json: kernels[3].context.gemm.m: 0 is below 1"},
+      {"mneg", [](auto& j) { j["kernels"][3]["context"]["gemm"]["m"] = -100; }, "k4",
+       "mneg.json: kernels[3].context.gemm.m: -100 is below 1"},
+      {"huge", [](auto& j) { j["kernels"][3]["context"]["gemm"]["m"] = 100000000000000; }, "k4",
+       "huge.json: kernels[3].context.gemm.m: 100000000000000 is above 2147483647"},
+      {"vast",
+       [](auto& j) {
+         for (const char* x : {"m", "n", "k"}) j["kernels"][3]["context"]["gemm"][x] = 1 << 20;
+       },
+       "k4", "more than Vortex's 4 GiB global memory"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json j = act;
+    c.edit(j);
+    const fs::path b = d / (std::string(c.name) + ".json");
+    vxsynth::write_file_atomic(b, j.dump());
+    const fs::path out = d / (std::string(c.name) + "-out");
+    Result r = run("reconstruct " + b.string() + " --kernel " + c.kernel + " --profile vxsim --budget 0 -o " +
+                   out.string());
+    EXPECT_EQ(r.status, 2) << c.name << ": " << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.name << ": " << r.out;
+    EXPECT_FALSE(fs::exists(out)) << c.name;
+  }
+  const fs::path out = d / "helper-out";
+  Result r = run("reconstruct " + (refs / "diffusion_policy/bundle.json").string() +
+                 " --kernel k1 --profile vxsim --budget 0 -o " + out.string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("kernel k1 (void cudnn::engines_precompiled::nchwToNhwcKernel<float,...) is a helper kernel"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("reconstruct the operator's main kernel instead: k2 (sm90_xmma_fprop"), std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(d);
+}
+
+// --resume needs a run to continue: a missing or empty -o is an error, and nothing is created.
+TEST(CliRealData, ResumeOfAMissingDirectoryFails) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle =
+      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  const fs::path out = temp_dir() / "never_ran";
+  fs::remove_all(out);
+  Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --resume -o " + out.string());
+  EXPECT_EQ(rec.status, 2) << rec.out;
+  EXPECT_NE(rec.out.find("does not exist; drop --resume to start a new run there"), std::string::npos) << rec.out;
+  EXPECT_FALSE(fs::exists(out));
+  fs::create_directories(out);
+  rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --resume -o " + out.string());
+  EXPECT_EQ(rec.status, 2) << rec.out;
+  EXPECT_NE(rec.out.find("is empty, there is no run to continue"), std::string::npos) << rec.out;
+  EXPECT_TRUE(fs::is_empty(out));
+  fs::remove_all(out);
+}
+
+// A committed H200 evidence run (run.json from before the schema field) is still a vxsynth run:
+// --resume gets past the ownership check to the identity check (this run used the ncu backend).
+TEST(CliRealData, ResumeRecognisesACommittedEvidenceRun) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path root = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path();
+  const fs::path out = temp_dir() / "evidence_act_k4";
+  fs::remove_all(out);
+  fs::copy(root / "data/evidence/h200/reconstruct-ncu-2026-11-30/act-k4", out, fs::copy_options::recursive);
+  const std::string before = vxsynth::read_file(out / "run.json");
+  Result rec = run("reconstruct " + (root / "data/references/h200/act/bundle.json").string() +
+                   " --kernel k4 --profile vxsim --resume -o " + out.string());
+  EXPECT_EQ(rec.status, 2) << rec.out;
+  EXPECT_NE(rec.out.find("--resume continues the same run"), std::string::npos) << rec.out;
+  EXPECT_EQ(rec.out.find("is not a vxsynth run"), std::string::npos) << rec.out;
+  EXPECT_EQ(vxsynth::read_file(out / "run.json"), before);
+  fs::remove_all(out);
 }
 
 // The same real trace in the Chrome trace's JSON Array Format (a top-level array of events) ranks
@@ -271,6 +412,149 @@ TEST(CliRealData, HotOnABareArrayTrace) {
   EXPECT_NE(hot.out.find("tensor_core  tf32  conv2d   N=1 C=64 H=120 W=160 K=64 R=3 S=3 s=1,1 p=1,1 d=1,1 g=1  main"),
             std::string::npos)
       << hot.out;
+}
+
+// The lines of an ncu raw CSV (all fields quoted, as ncu writes them).
+std::vector<std::string> csv_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t pos = 0, nl; pos < text.size(); pos = nl + 1) {
+    nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(pos, nl - pos));
+  }
+  return lines;
+}
+std::vector<std::string> split_quoted(const std::string& line) {
+  std::vector<std::string> f;
+  for (size_t pos = 1, end; pos < line.size(); pos = end + 3) {
+    end = line.find("\",\"", pos);
+    if (end == std::string::npos) end = line.rfind('"');
+    f.push_back(line.substr(pos, end - pos));
+  }
+  return f;
+}
+std::string join_quoted(const std::vector<std::string>& f) {
+  std::string s;
+  for (const auto& x : f) s += (s.empty() ? "\"" : ",\"") + x + "\"";
+  return s;
+}
+// The real CSV with one cell of the first kernel row (line 3) replaced.
+std::string with_cell(const std::string& csv, const std::string& column, const std::string& value) {
+  auto lines = csv_lines(csv);
+  const auto header = split_quoted(lines[0]);
+  auto row = split_quoted(lines[2]);
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == column) row[i] = value;
+  lines[2] = join_quoted(row);
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// A real capture with an impossible cell (-5 %, a lane ratio above 32): refused at import, naming
+// file:line, the column or metric and the kernel; no bundle is written.
+TEST(CliRealData, ImportRefusesImpossibleNcuValues) {
+  const std::string csv = vxsynth::read_file(h200("linear_fp32_simt.ncu_raw.csv"));
+  const fs::path d = temp_dir() / "bad_cells";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  struct Case {
+    const char* column;
+    const char* value;
+    const char* expect;
+  };
+  for (const Case& c : {Case{"sm__warps_active.avg.pct_of_peak_sustained_active", "-5",
+                             "column \"sm__warps_active.avg.pct_of_peak_sustained_active\" is -5 %: negative"},
+                        Case{"dram__bytes_read.sum", "-4096", "column \"dram__bytes_read.sum\" is -4096 byte: negative"},
+                        Case{"smsp__average_thread_inst_executed_per_inst_executed.ratio", "40",
+                             "signature metric active_lanes computed from this row: 1.25 is above 1"}}) {
+    const fs::path bad = d / "ncu_raw.csv";
+    vxsynth::write_file_atomic(bad, with_cell(csv, c.column, c.value));
+    Result r = run("profile import --trace " + h200("linear_fp32_simt.trace.json.gz") + " --ncu " + bad.string() +
+                   " -o " + (d / "b.json").string());
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find(bad.string() + ":3: kernel "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(d / "b.json"));
+  }
+  fs::remove_all(d);
+}
+
+// An L2 hit rate of 150 % in the same real capture: what ncu prints when it could not collect the
+// metric accurately (the real H200 captures in data/references hold 101-185 %). The import warns,
+// naming file:line, column and kernel, and the bundle has the metric NA with the reason; `hot`,
+// `distance` and `signature` then read the bundle.
+TEST(CliRealData, ImportMarksAPercentageAbove100NaAndWarns) {
+  const std::string csv = vxsynth::read_file(h200("linear_fp32_simt.ncu_raw.csv"));
+  const fs::path d = temp_dir() / "l2_150";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const fs::path bad = d / "ncu_raw.csv";
+  vxsynth::write_file_atomic(bad, with_cell(csv, "lts__t_sector_hit_rate.pct", "150"));
+  const std::string b = (d / "b.json").string();
+  Result r = run("profile import --trace " + h200("linear_fp32_simt.trace.json.gz") + " --ncu " + bad.string() + " -o " + b);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: " + bad.string() + ":3: kernel "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("column \"lts__t_sector_hit_rate.pct\" is 150 %, outside 0-100 %: ncu could not collect it "
+                       "accurately"),
+            std::string::npos)
+      << r.out;
+  const auto bundle = vxsynth::core::read_bundle(b);
+  bool na = false;
+  for (const auto& k : bundle.kernels)
+    for (const auto& n : k.notes)
+      if (n.find("l2_hit_rate: lts__t_sector_hit_rate.pct is 150 %") != std::string::npos)
+        na = k.signature && !(*k.signature)[vxsynth::core::MetricId::kL2HitRate].has_value();
+  EXPECT_TRUE(na) << vxsynth::read_file(b);
+  EXPECT_EQ(run("hot " + b).status, 0);
+  Result dist = run("distance " + b + "#k1 " + b + "#k1");
+  EXPECT_EQ(dist.status, 0) << dist.out;
+  const size_t left = dist.out.find("left out of D (not measured on both sides):");
+  ASSERT_NE(left, std::string::npos) << dist.out;
+  EXPECT_NE(dist.out.find("l2_hit_rate", left), std::string::npos) << dist.out;
+  fs::remove_all(d);
+}
+
+// The real ACT capture with its ncu CSV cut exactly at a row boundary (the last kernel rows gone):
+// the import says how many trace kernels found no ncu row and which, and the bundle lists them.
+TEST(CliRealData, ImportSaysWhichTraceKernelsHaveNoNcuRow) {
+  const fs::path act = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act";
+  const fs::path d = temp_dir() / "cut_csv";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  Result full = run("profile import --top 0 --trace " + (act / "trace.json.gz").string() + " --ncu " +
+                    (act / "ncu_raw.csv").string() + " -o " + (d / "full.json").string());
+  ASSERT_EQ(full.status, 0) << full.out;
+  const auto full_b = vxsynth::core::read_bundle(d / "full.json");
+  ASSERT_TRUE(full_b.unprofiled.has_value());
+  const auto lines = csv_lines(vxsynth::read_file(act / "ncu_raw.csv"));
+  std::string cut;
+  for (size_t i = 0; i < 5; ++i) cut += lines[i] + "\n";  // header, units row, three kernel rows
+  vxsynth::write_file_atomic(d / "cut.csv", cut);
+  Result r = run("profile import --top 0 --trace " + (act / "trace.json.gz").string() + " --ncu " +
+                 (d / "cut.csv").string() + " -o " + (d / "cut.json").string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto b = vxsynth::core::read_bundle(d / "cut.json");
+  ASSERT_TRUE(b.unprofiled.has_value());
+  ASSERT_GT(b.unprofiled->size(), full_b.unprofiled->size());
+  EXPECT_NE(r.out.find("warning: " + std::to_string(b.unprofiled->size()) + " of " + std::to_string(b.kernels.size()) +
+                       " trace kernels"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("have no ncu row in " + (d / "cut.csv").string()), std::string::npos) << r.out;
+  // Every kernel that lost its signature is listed by rank; the warning names the first ten.
+  size_t lost = 0;
+  for (const auto& k : b.kernels) {
+    if (k.signature) continue;
+    ++lost;
+    bool listed = false;
+    for (const auto& u : *b.unprofiled) listed = listed || u.rank == k.rank;
+    EXPECT_TRUE(listed) << k.id;
+  }
+  EXPECT_EQ(lost, b.unprofiled->size());
+  for (size_t i = 0; i < b.unprofiled->size() && i < 10; ++i)
+    EXPECT_NE(r.out.find("  rank " + std::to_string((*b.unprofiled)[i].rank) + " ("), std::string::npos) << r.out;
+  fs::remove_all(d);
 }
 
 TEST(CliRealData, ImportRejectsAnotherArchitecture) {

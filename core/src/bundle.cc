@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,6 +36,14 @@ constexpr ProvField kProvFields[] = {
     {"clock_control", "clock_control", &Provenance::clock_control},
     {"cache_control", "cache_control", &Provenance::cache_control},
 };
+
+/// Limits the reader checks (docs/reference-bundle.md, "What the reader checks"). An extent of a
+/// shape is at most 2^31 - 1: cuBLAS and cuDNN take dimensions as 32-bit int. A block has at most
+/// 1024 threads and a thread at most 255 registers (CUDA C++ Programming Guide, "Compute
+/// Capabilities", the same on every architecture of the metric table).
+constexpr int64_t kMaxExtent = INT32_MAX;
+constexpr int64_t kMaxBlockThreads = 1024;
+constexpr int64_t kMaxRegistersPerThread = 255;
 
 // ---- validating reader helpers: every error names the file and the field path ----------------
 struct At {
@@ -75,6 +84,19 @@ int64_t integer(const json& obj, const At& at, const char* key) {
   const json& v = field(obj, at, key);
   if (!v.is_number_integer()) at[key].fail("expected an integer");
   return v.get<int64_t>();
+}
+/// A count or size: an integer >= `min`; `max` bounds it where the field has a hard limit.
+int64_t bounded(const json& obj, const At& at, const char* key, int64_t min, int64_t max = INT64_MAX) {
+  const int64_t v = integer(obj, at, key);
+  if (v < min) at[key].fail(fmt::format("{} is below {}", v, min));
+  if (v > max) at[key].fail(fmt::format("{} is above {}", v, max));
+  return v;
+}
+/// A number >= 0 and finite.
+double nonnegative(const json& obj, const At& at, const char* key) {
+  const double v = number(obj, at, key);
+  if (!std::isfinite(v) || v < 0) at[key].fail(fmt::format("{} is not a finite number >= 0", v));
+  return v;
 }
 bool boolean(const json& obj, const At& at, const char* key) {
   const json& v = field(obj, at, key);
@@ -130,16 +152,26 @@ Signature read_signature_metrics(const json& m, const At& at) {
     if (v.is_null()) continue;
     if (!v.is_number() || !std::isfinite(v.get<double>())) at[key].fail("expected a finite number or null (NA)");
     const double x = v.get<double>();
-    // Ranges (docs/reference-bundle.md): every metric is >= 0; fractions are <= 1; percentages are
-    // <= 100 except coalescing, which ncu reports above 100 % for broadcast loads (several lanes
-    // reading the same bytes count their bytes once per lane).
-    if (x < 0) at[key].fail(fmt::format("{} is negative (unit {})", x, def.unit));
-    if (def.unit == "fraction" && x > 1.0) at[key].fail(fmt::format("{} is above 1 (a fraction)", x));
-    if (def.unit == "%" && def.id != MetricId::kCoalescing && x > 100.0)
-      at[key].fail(fmt::format("{} is above 100 %", x));
+    if (const std::string why = metric_range_problem(def, x); !why.empty()) at[key].fail(why);
     s[def.id] = x;
   }
   return s;
+}
+
+std::vector<UnprofiledKernel> read_unprofiled(const json& a, const At& at) {
+  if (!a.is_array()) at.fail("expected an array");
+  std::vector<UnprofiledKernel> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const At e = at[i];
+    UnprofiledKernel u;
+    u.rank = static_cast<std::size_t>(bounded(a[i], e, "rank", 1));
+    u.name = str(a[i], e, "name");
+    u.launches = static_cast<std::size_t>(bounded(a[i], e, "launches", 1));
+    u.share = number(a[i], e, "share");
+    if (!(u.share >= 0 && u.share <= 1 + 1e-9)) e["share"].fail("expected a fraction in [0, 1]");
+    out.push_back(std::move(u));
+  }
+  return out;
 }
 
 std::string file_name(const std::string& p) { return std::filesystem::path(p).filename().string(); }
@@ -160,6 +192,13 @@ std::string workload_from_path(const std::string& p) {
 }
 
 }  // namespace
+
+std::string metric_range_problem(const MetricDef& def, double x) {
+  if (x < 0) return fmt::format("{} is negative (unit {})", x, def.unit);
+  if (def.unit == "fraction" && x > 1.0) return fmt::format("{} is above 1 (a fraction)", x);
+  if (def.unit == "%" && def.id != MetricId::kCoalescing && x > 100.0) return fmt::format("{} is above 100 %", x);
+  return {};
+}
 
 // ---- context ------------------------------------------------------------------------------------
 json context_to_json(const ReferenceContext& c) {
@@ -214,26 +253,46 @@ ReferenceContext read_context(const json& j, const At& at) {
     if (!stack[i].is_string()) at["op_stack"][i].fail("expected a string");
     c.op_stack.push_back(stack[i].get<std::string>());
   }
+  // Shapes: every extent is 1 .. kMaxExtent (cuBLAS and cuDNN take 32-bit int dimensions).
   const json& g = field(j, at, "gemm");
   if (!g.is_null()) {
     const At a = at["gemm"];
-    c.gemm = GemmShape{integer(g, a, "batch"), integer(g, a, "m"), integer(g, a, "n"), integer(g, a, "k")};
+    auto dim = [&](const char* key) { return bounded(g, a, key, 1, kMaxExtent); };
+    c.gemm = GemmShape{dim("batch"), dim("m"), dim("n"), dim("k")};
   }
   const json& v = field(j, at, "conv");
   if (!v.is_null()) {
     const At a = at["conv"];
+    auto dim = [&](const char* key) { return bounded(v, a, key, 1, kMaxExtent); };
     ConvShape s;
-    s.n = integer(v, a, "n"), s.c = integer(v, a, "c"), s.h = integer(v, a, "h"), s.w = integer(v, a, "w");
-    s.k = integer(v, a, "k"), s.r = integer(v, a, "r"), s.s = integer(v, a, "s");
-    auto pair = [&](const char* key) {
+    s.n = dim("n"), s.c = dim("c"), s.h = dim("h"), s.w = dim("w");
+    s.k = dim("k"), s.r = dim("r"), s.s = dim("s");
+    auto pair = [&](const char* key, int64_t min) {
       const auto p = ints(v, a, key);
       if (p.size() != 2) a[key].fail("expected [h, w]");
+      for (std::size_t i = 0; i < 2; ++i)
+        if (p[i] < min || p[i] > kMaxExtent) a[key][i].fail(fmt::format("{} is outside {}..{}", p[i], min, kMaxExtent));
       return std::array<int64_t, 2>{p[0], p[1]};
     };
-    s.stride = pair("stride"), s.pad = pair("pad"), s.dilation = pair("dilation");
-    s.groups = integer(v, a, "groups");
+    s.stride = pair("stride", 1), s.pad = pair("pad", 0), s.dilation = pair("dilation", 1);
+    s.groups = dim("groups");
+    if (s.c % s.groups != 0 || s.k % s.groups != 0)
+      a["groups"].fail(fmt::format("{} does not divide c = {} and k = {}", s.groups, s.c, s.k));
+    for (int i = 0; i < 2; ++i) {
+      const int64_t in = i == 0 ? s.h : s.w, win = i == 0 ? s.r : s.s;
+      if (in + 2 * s.pad[i] < s.dilation[i] * (win - 1) + 1)
+        a[i == 0 ? "r" : "s"].fail(fmt::format("the dilated filter ({} taps, dilation {}) is wider than the padded "
+                                               "input ({} + 2 x {}): the output is empty",
+                                               win, s.dilation[i], in, s.pad[i]));
+    }
     c.conv = s;
   }
+  const bool gemm_op = c.op == OpKind::kLinear || c.op == OpKind::kMatmul || c.op == OpKind::kBmm;
+  const bool conv_op = c.op == OpKind::kConv1d || c.op == OpKind::kConv2d;
+  if (gemm_op && !c.gemm) at["gemm"].fail(fmt::format("is null but op is {} (a GEMM needs its shape)", to_string(c.op)));
+  if (conv_op && !c.conv) at["conv"].fail(fmt::format("is null but op is {} (a convolution needs its shape)", to_string(c.op)));
+  if (c.op == OpKind::kConv1d && (c.conv->h != 1 || c.conv->r != 1))
+    at["conv"].fail(fmt::format("op is conv1d but h = {} and r = {} (conv1d has h = r = 1)", c.conv->h, c.conv->r));
   c.has_bias = boolean(j, at, "has_bias");
   c.operand_type = enum_field<DType>(j, at, "operand_type", &dtype_from_string);
   c.accumulator_type = enum_field<DType>(j, at, "accumulator_type", &dtype_from_string);
@@ -248,19 +307,27 @@ ReferenceContext read_context(const json& j, const At& at) {
   c.launch.grid = dim3(l, la, "grid");
   c.launch.block = dim3(l, la, "block");
   if (integer(l, la, "block_size") != c.launch.block_size()) la["block_size"].fail("does not equal the product of block");
-  c.launch.registers_per_thread = static_cast<uint32_t>(integer(l, la, "registers_per_thread"));
-  c.launch.static_shared_bytes = static_cast<uint32_t>(integer(l, la, "static_shared_bytes"));
-  c.launch.dynamic_shared_bytes = static_cast<uint32_t>(integer(l, la, "dynamic_shared_bytes"));
+  if (c.launch.block_size() > kMaxBlockThreads)
+    la["block"].fail(fmt::format("{} threads per block; CUDA allows at most {}", c.launch.block_size(), kMaxBlockThreads));
+  auto u32 = [](const json& o, const At& a, const char* key, int64_t max) {
+    return static_cast<uint32_t>(bounded(o, a, key, 0, max));
+  };
+  c.launch.registers_per_thread = u32(l, la, "registers_per_thread", kMaxRegistersPerThread);
+  c.launch.static_shared_bytes = u32(l, la, "static_shared_bytes", UINT32_MAX);
+  c.launch.dynamic_shared_bytes = u32(l, la, "dynamic_shared_bytes", UINT32_MAX);
   const json& t = field(j, at, "tile_hint");
   if (!t.is_null()) {
     const At a = at["tile_hint"];
-    c.tile_hint = TileHint{static_cast<uint32_t>(integer(t, a, "m")), static_cast<uint32_t>(integer(t, a, "n")),
-                           static_cast<uint32_t>(integer(t, a, "k")), static_cast<uint32_t>(integer(t, a, "stages"))};
+    c.tile_hint = TileHint{u32(t, a, "m", UINT32_MAX), u32(t, a, "n", UINT32_MAX), u32(t, a, "k", UINT32_MAX),
+                           u32(t, a, "stages", UINT32_MAX)};
   }
   const json& ops = array(j, at, "operands");
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const At a = at["operands"][i];
-    c.operands.push_back({ints(ops[i], a, "dims"), ints(ops[i], a, "strides"), str(ops[i], a, "type")});
+    TensorDesc d{ints(ops[i], a, "dims"), ints(ops[i], a, "strides"), str(ops[i], a, "type")};
+    for (std::size_t q = 0; q < d.dims.size(); ++q)
+      if (d.dims[q] < 0) a["dims"][q].fail(fmt::format("{} is negative", d.dims[q]));
+    c.operands.push_back(std::move(d));
   }
   return c;
 }
@@ -287,7 +354,9 @@ void write_signature(const std::filesystem::path& path, const Signature& s, cons
 // ---- bundle -------------------------------------------------------------------------------------
 const BundleKernel& ReferenceBundle::kernel(std::string_view id) const {
   for (const BundleKernel& k : kernels)
-    if (k.id == id || std::to_string(k.rank) == id) return k;
+    if (k.id == id) return k;
+  for (const BundleKernel& k : kernels)
+    if (std::to_string(k.rank) == id) return k;
   std::vector<std::string> ids;
   for (const BundleKernel& k : kernels) ids.push_back(k.id);
   throw make_error("no kernel '{}' in the bundle (kernels: {})", id, fmt::join(ids, ", "));
@@ -327,6 +396,12 @@ json to_json(const ReferenceBundle& b) {
     ks.push_back(kj);
   }
   j["kernels"] = ks;
+  if (b.unprofiled) {
+    json u = json::array();
+    for (const UnprofiledKernel& k : *b.unprofiled)
+      u.push_back({{"rank", k.rank}, {"name", k.name}, {"launches", k.launches}, {"share", k.share}});
+    j["unprofiled_kernels"] = u;
+  }
   return j;
 }
 
@@ -347,26 +422,38 @@ ReferenceBundle bundle_from_json(const json& j, const std::string& where) {
   b.provenance.ncu_file = str(p, pa, "ncu_file");
   b.provenance.extra = field(p, pa, "extra");
   if (!b.provenance.extra.is_object()) pa["extra"].fail("expected an object");
-  b.gpu_time_total_us = number(j, top, "gpu_time_total_us");
-  b.kernel_launches = static_cast<std::size_t>(integer(j, top, "kernel_launches"));
+  b.gpu_time_total_us = nonnegative(j, top, "gpu_time_total_us");
+  b.kernel_launches = static_cast<std::size_t>(bounded(j, top, "kernel_launches", 0));
+  if (j.contains("unprofiled_kernels")) b.unprofiled = read_unprofiled(j["unprofiled_kernels"], top["unprofiled_kernels"]);
   const json& ks = array(j, top, "kernels");
+  std::map<std::string, std::size_t> seen_id;
+  std::map<std::size_t, std::size_t> seen_rank;
   for (std::size_t i = 0; i < ks.size(); ++i) {
     const At at = top["kernels"][i];
     const json& kj = ks[i];
     BundleKernel k;
     k.id = str(kj, at, "id");
-    k.rank = static_cast<std::size_t>(integer(kj, at, "rank"));
+    if (k.id.empty()) at["id"].fail("is empty");
+    if (auto [it, fresh] = seen_id.emplace(k.id, i); !fresh)
+      at["id"].fail(fmt::format("duplicate kernel id '{}' (kernels[{}] has it too): ids must be unique", k.id, it->second));
+    k.rank = static_cast<std::size_t>(bounded(kj, at, "rank", 1));
+    if (auto [it, fresh] = seen_rank.emplace(k.rank, i); !fresh)
+      at["rank"].fail(fmt::format("duplicate rank {} (kernels[{}] has it too): ranks must be unique", k.rank, it->second));
     k.name = str(kj, at, "name");
-    k.launches = static_cast<std::size_t>(integer(kj, at, "launches"));
-    k.total_us = number(kj, at, "total_us");
+    k.launches = static_cast<std::size_t>(bounded(kj, at, "launches", 1));
+    k.total_us = nonnegative(kj, at, "total_us");
     k.share = number(kj, at, "share");
     k.cumulative_share = number(kj, at, "cumulative_share");
-    if (k.share < 0 || k.share > 1 + 1e-9) at["share"].fail("expected a fraction in [0, 1]");
+    if (!(k.share >= 0 && k.share <= 1 + 1e-9)) at["share"].fail("expected a fraction in [0, 1]");
+    if (!(k.cumulative_share >= 0 && k.cumulative_share <= 1 + 1e-9))
+      at["cumulative_share"].fail("expected a fraction in [0, 1]");
     k.context = read_context(field(kj, at, "context"), at["context"]);
     const json& sig = field(kj, at, "signature");
     if (!sig.is_null()) k.signature = read_signature_metrics(sig, at["signature"]);
     const json& n = field(kj, at, "ncu");
     k.ncu_ids = ints(n, at["ncu"], "ids");
+    for (std::size_t q = 0; q < k.ncu_ids.size(); ++q)
+      if (k.ncu_ids[q] < 0) at["ncu"]["ids"][q].fail(fmt::format("{} is negative (ncu IDs count from 0)", k.ncu_ids[q]));
     const json& raw = field(n, at["ncu"], "raw");
     if (!raw.is_object()) at["ncu"]["raw"].fail("expected an object");
     for (auto it = raw.begin(); it != raw.end(); ++it) {
@@ -495,6 +582,12 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
     k.context = build_context(*first, row, ncu.arch);
     if (row) {
       NcuSignature s = signature_from_ncu(*row, ncu.arch);
+      for (const MetricDef& def : metric_table())
+        if (const auto& x = s.signature[def.id])
+          if (const std::string why = metric_range_problem(def, *x); !why.empty())
+            throw make_error("{}:{}: kernel {} ({}): signature metric {} computed from this row: {}; the row's "
+                             "counters are not possible (the file is corrupt or was edited)",
+                             ncu.path, row->line, row->id, row->name.substr(0, 80), def.key, why);
       k.signature = s.signature;
       k.ncu_raw = std::move(s.inputs);
       k.notes = std::move(s.notes);
@@ -504,6 +597,13 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
       k.notes.push_back("ncu profiled no launch of this kernel: no signature");
     }
     b.kernels.push_back(std::move(k));
+  }
+  b.unprofiled.emplace();
+  for (const HotKernel& h : rank_hot_kernels(trace, 0)) {
+    const bool profiled = std::any_of(h.launches.begin(), h.launches.end(),
+                                      [&](std::size_t t) { return !join.ncu_for_trace[t].empty(); });
+    if (!profiled)
+      b.unprofiled->push_back({h.rank, trace.kernels[h.launches.front()].name, h.launches.size(), h.share});
   }
   return b;
 }

@@ -138,7 +138,7 @@ void parse_raw(const std::vector<CsvRecord>& recs, const std::string& path, NcuR
     for (std::size_t c = 0; c < h.names.size(); ++c) {
       const std::string& name = h.names[c];
       if (name.find("__") == std::string::npos) continue;  // identification columns
-      NcuCell cell{units.fields[c], detail::parse_ncu_number(rec.fields[c]), rec.fields[c]};
+      NcuCell cell{units.fields[c], detail::parse_ncu_number(rec.fields[c]), rec.fields[c], rec.line, units.line, {}};
       k.metrics.emplace(name, std::move(cell));
     }
     rep.kernels.push_back(std::move(k));
@@ -163,38 +163,69 @@ void parse_details(const std::vector<CsvRecord>& recs, const std::string& path, 
     const std::string& unit = rec.fields[c_unit];
     // An unknown metric name shows as "n/a" with an empty unit: that is "no column" (§5.2).
     if (value == "n/a" && unit.empty()) continue;
-    dst.metrics.insert_or_assign(rec.fields[c_name], NcuCell{unit, detail::parse_ncu_number(value), value});
+    dst.metrics.insert_or_assign(rec.fields[c_name],
+                                 NcuCell{unit, detail::parse_ncu_number(value), value, rec.line, rec.line, {}});
   }
 }
 
 /// Every term of every formula on `arch`, plus the required recorded metrics.
 struct Need {
   std::string_view name, fallback, unit;
+  bool above_100_ok = false;  ///< coalescing: ncu reports it above 100 % for broadcast loads
 };
 std::vector<Need> needs(Arch arch) {
   std::vector<Need> out;
   for (const auto& m : metric_table()) {
     const NcuFormula& f = m.ncu[static_cast<std::size_t>(arch)];
     for (const auto* part : {&f.numerator, &f.denominator})
-      for (const auto& t : *part) out.push_back({t.name, t.fallback, t.unit});
+      for (const auto& t : *part) out.push_back({t.name, t.fallback, t.unit, m.id == MetricId::kCoalescing});
   }
   for (const auto& r : recorded_ncu_metrics())
     if (r.required) out.push_back({r.name, {}, {}});
   return out;
 }
 
-const NcuCell* resolve(const NcuKernel& k, const Need& n) {
-  if (const NcuCell* c = k.find(n.name)) return c;
-  if (!n.fallback.empty()) return k.find(n.fallback);
-  return nullptr;
+NcuCell* resolve(NcuKernel& k, const Need& n) {
+  auto it = k.metrics.find(n.name);
+  if (it == k.metrics.end() && !n.fallback.empty()) it = k.metrics.find(n.fallback);
+  return it == k.metrics.end() ? nullptr : &it->second;
 }
 
-void validate(const NcuReport& rep) {
+/// A kernel name short enough for a message: C++ template names run to kilobytes.
+std::string short_name(const std::string& name) {
+  constexpr std::size_t kMax = 80;
+  return name.size() <= kMax ? name : name.substr(0, kMax) + "...";
+}
+
+/// A value the signature reads must be possible. No counter, rate or percentage is negative: that
+/// is an error (the file is corrupt or was edited). A percentage above 100 (coalescing excepted)
+/// is what ncu prints when it could not collect the metric accurately (docs/reference-bundle.md,
+/// "Ranges"): the cell is kept as text, its value is not used (the metric is NA), and the report
+/// says so.
+void check_range(NcuReport& rep, const NcuKernel& k, const Need& n, NcuCell& c, std::string_view col) {
+  const double v = *c.value;
+  const std::string where = fmt::format("{}:{}: kernel {} ({}): column \"{}\" is {}{}", rep.path, c.line, k.id,
+                                        short_name(k.name), col, c.text, c.unit.empty() ? "" : " " + c.unit);
+  if (v < 0)
+    throw make_error("{}: negative, and no ncu counter, rate or percentage is (the file is corrupt or was edited; "
+                     "re-export it from the .ncu-rep with `ncu --import R.ncu-rep --csv --page raw --print-units "
+                     "base`)",
+                     where);
+  if (c.unit != "%" || v <= 100.0 || n.above_100_ok) return;
+  c.not_used = fmt::format("is {} %, outside 0-100 %: ncu could not collect it accurately (its counters came from "
+                           "replay passes that saw different work, typical of a kernel too small to fill the GPU)",
+                           c.text);
+  c.value.reset();
+  rep.warnings.push_back(where + ", outside 0-100 %: ncu could not collect it accurately; the metric is NA for "
+                                 "this launch");
+}
+
+void validate(NcuReport& rep) {
   const auto need = needs(rep.arch);
-  for (const NcuKernel& k : rep.kernels) {
+  for (NcuKernel& k : rep.kernels) {
     std::vector<std::string> missing;
     for (const Need& n : need) {
-      const NcuCell* c = resolve(k, n);
+      NcuCell* c = resolve(k, n);
       if (!c) {
         std::string m(n.name);
         if (!n.fallback.empty()) m += fmt::format(" (or {})", n.fallback);
@@ -203,11 +234,12 @@ void validate(const NcuReport& rep) {
       }
       const bool scaled =
           std::find(std::begin(kScaledUnits), std::end(kScaledUnits), c->unit) != std::end(kScaledUnits);
+      const std::string_view col = c == k.find(n.name) ? n.name : n.fallback;
       if (scaled || (!n.unit.empty() && c->unit != n.unit))
-        throw make_error(
-            "{}:{}: kernel {} metric {}: unit '{}', expected '{}' (export with `--print-units base`)",
-            rep.path, k.line, k.id, c == k.find(n.name) ? n.name : n.fallback, c->unit,
-            n.unit.empty() ? std::string_view("a base unit") : n.unit);
+        throw make_error("{}:{}: {}column \"{}\": unit '{}', expected '{}' (export with `--print-units base`)",
+                         rep.path, c->unit_line, rep.page == NcuPage::kRaw ? "units row, " : "", col, c->unit,
+                         n.unit.empty() ? std::string_view("a base unit") : n.unit);
+      if (c->value) check_range(rep, k, n, *c, col);
     }
     if (!missing.empty()) {
       std::string hint;
@@ -323,7 +355,9 @@ NcuSignature signature_from_ncu(const NcuKernel& kernel, Arch arch) {
                            kernel.name, m.key, t.name);
         note_input(used, *c);
         if (!c->value) {
-          if (!na) out.notes.push_back(fmt::format("{}: {} is '{}'", m.key, used, c->text));
+          if (!na)
+            out.notes.push_back(c->not_used.empty() ? fmt::format("{}: {} is '{}'", m.key, used, c->text)
+                                                    : fmt::format("{}: {} {}", m.key, used, c->not_used));
           na = true;
           continue;
         }

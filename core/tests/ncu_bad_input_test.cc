@@ -26,7 +26,8 @@ std::vector<Col> columns_for(Arch arch, const std::string& cc) {
   for (const MetricDef& m : metric_table())
     for (const auto* part : {&m.ncu[static_cast<std::size_t>(arch)].numerator,
                              &m.ncu[static_cast<std::size_t>(arch)].denominator})
-      for (const NcuTerm& t : *part) cols.push_back({std::string(t.name), std::string(t.unit), "\"1,024\""});
+      for (const NcuTerm& t : *part)  // a percentage in 0-100, a count with a thousands separator
+        cols.push_back({std::string(t.name), std::string(t.unit), t.unit == "%" ? "50" : "\"1,024\""});
   for (const auto& r : recorded_ncu_metrics())
     if (r.required) cols.push_back({std::string(r.name), "", "1"});
   return cols;
@@ -129,6 +130,85 @@ TEST(NcuBadInput, WrongUnits) {
   EXPECT_NE(e.find("dram__bytes_read.sum"), std::string::npos) << e;
   EXPECT_NE(e.find("Mbyte"), std::string::npos) << e;
   EXPECT_NE(e.find("--print-units base"), std::string::npos) << e;
+}
+
+TEST(NcuBadInput, WrongUnitNamesTheUnitsRow) {
+  auto cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "dram__bytes_read.sum") c.unit = "Mbyte";
+  const std::string e = error_of("==PROF== preamble\n" + render(cols, 2));
+  // Line 1 preamble, 2 header, 3 units row, 4-5 kernels: the unit is stated on line 3.
+  EXPECT_NE(e.find("x.csv:3: units row, column \"dram__bytes_read.sum\": unit 'Mbyte'"), std::string::npos) << e;
+}
+
+// A negative counter or percentage cannot come from ncu: refused at import, naming file:line, the
+// column and the kernel. A percentage above 100 is how ncu prints a metric it could not collect
+// accurately (real H200 captures hold L2 hit rates of 104-185 %): kept as text, NA, and reported.
+TEST(NcuBadInput, NegativeValuesAreRejected) {
+  auto cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "sm__warps_active.avg.pct_of_peak_sustained_active") c.value = "-5";
+  std::string e = error_of(render(cols, 2));
+  EXPECT_NE(e.find("x.csv:3: kernel 0 (k): column \"sm__warps_active.avg.pct_of_peak_sustained_active\" is -5 %: "
+                   "negative"),
+            std::string::npos)
+      << e;
+  cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "dram__bytes_read.sum") c.value = "-1,024";
+  e = error_of(render(cols));
+  EXPECT_NE(e.find("column \"dram__bytes_read.sum\" is -1,024 byte: negative"), std::string::npos) << e;
+}
+
+TEST(NcuBadInput, PercentagesAbove100AreNaWithAWarning) {
+  auto cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "lts__t_sector_hit_rate.pct") c.value = "150";
+  const auto rep = parse_ncu_csv(render(cols, 2), "x.csv");
+  ASSERT_EQ(rep.warnings.size(), 2u);
+  EXPECT_NE(rep.warnings[0].find("x.csv:3: kernel 0 (k): column \"lts__t_sector_hit_rate.pct\" is 150 %, outside "
+                                 "0-100 %"),
+            std::string::npos)
+      << rep.warnings[0];
+  EXPECT_NE(rep.warnings[1].find("x.csv:4: kernel 1"), std::string::npos) << rep.warnings[1];
+  const auto sig = signature_from_ncu(rep.kernels[0], rep.arch);
+  EXPECT_FALSE(sig.signature[MetricId::kL2HitRate].has_value());
+  EXPECT_TRUE(sig.signature[MetricId::kL1HitRate].has_value());
+  ASSERT_EQ(sig.notes.size(), 1u);
+  EXPECT_NE(sig.notes[0].find("l2_hit_rate: lts__t_sector_hit_rate.pct is 150 %, outside 0-100 %: ncu could not "
+                              "collect it accurately"),
+            std::string::npos)
+      << sig.notes[0];
+  // Coalescing above 100 % is what ncu reports for broadcast loads: used, no warning.
+  cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct") c.value = "272";
+  const auto ok = parse_ncu_csv(render(cols), "x.csv");
+  EXPECT_TRUE(ok.warnings.empty());
+  EXPECT_DOUBLE_EQ(*signature_from_ncu(ok.kernels[0], ok.arch).signature[MetricId::kCoalescing], 272.0);
+}
+
+TEST(NcuBadInput, DetailsPageRangeErrorNamesTheMetricRow) {
+  const std::string head =
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+      "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\","
+      "\"Metric Value\"\n";
+  std::string t = head;
+  std::size_t line = 1, bad_line = 0;
+  for (const auto& name : required_ncu_metrics(Arch::kHopper)) {
+    const bool bad = name == "l1tex__t_sector_hit_rate.pct";
+    ++line;
+    if (bad) bad_line = line;
+    t += "\"0\",\"1\",\"p\",\"h\",\"k\",\"1\",\"7\",\"(128, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\","
+         "\"Command line profiler metrics\",\"" +
+         name + "\",\"" + unit_of(name) + "\",\"" + (bad ? "-0.5" : "1") + "\"\n";
+  }
+  ASSERT_GT(bad_line, 1u);
+  const std::string e = error_of(t);
+  EXPECT_NE(e.find("x.csv:" + std::to_string(bad_line) + ": kernel 0 (k): column \"l1tex__t_sector_hit_rate.pct\" is "
+                   "-0.5 %: negative"),
+            std::string::npos)
+      << e;
 }
 
 TEST(NcuBadInput, UnsupportedArchitecture) {

@@ -48,6 +48,15 @@ struct BundleKernel {
   std::vector<std::string> notes;       ///< why a metric is NA, join remarks
 };
 
+/// A kernel of the trace (a hot-kernel group of the full ranking) that no ncu row matched: ncu did
+/// not profile it (a filtered capture: -k, --launch-count) or the CSV is cut short.
+struct UnprofiledKernel {
+  std::size_t rank = 0;     ///< rank in the trace's full hot-kernel ranking (k<rank> when kept)
+  std::string name;         ///< kernel name as the torch trace spells it
+  std::size_t launches = 0;
+  double share = 0;         ///< fraction of the trace's kernel time
+};
+
 /// A reference bundle.
 struct ReferenceBundle {
   std::string workload;           ///< free text, e.g. "act-h200" (defaults to the trace file stem)
@@ -56,6 +65,8 @@ struct ReferenceBundle {
   double gpu_time_total_us = 0;   ///< Σ kernel durations in the trace
   std::size_t kernel_launches = 0;  ///< kernel events in the trace
   std::vector<BundleKernel> kernels;  ///< hot kernels by rank
+  /// Trace kernels without an ncu row, by rank; nullopt for a bundle written before the field existed.
+  std::optional<std::vector<UnprofiledKernel>> unprofiled;
   /// Kernel by id ("k1") or by rank ("1"); throws vxsynth::Error listing the ids when absent.
   [[nodiscard]] const BundleKernel& kernel(std::string_view id) const;
 };
@@ -68,20 +79,30 @@ struct ImportOptions {
 };
 
 /// Ranks the trace's hot kernels, joins them to the ncu rows, and builds context + signature for
-/// each. Throws vxsynth::Error when the trace's deviceProperties CC differs from the ncu file's, or
-/// when no ncu row matches any trace kernel (different workloads?).
+/// each; lists the trace's kernels that no ncu row matched in `unprofiled`. Throws vxsynth::Error
+/// when the trace's deviceProperties CC differs from the ncu file's, when no ncu row matches any
+/// trace kernel (different workloads?), and when a signature metric computed from a row is out of
+/// its range (metric_range_problem; names the ncu file, line, kernel and metric).
 [[nodiscard]] ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu,
                                              const ImportOptions& options = {});
 
-/// JSON conversion. The readers validate: unknown schema/version, a missing or ill-typed field and
-/// an unknown metric key raise vxsynth::Error naming `where` and the field path (e.g.
-/// "b.json: kernels[2].context.gemm.m: expected an integer").
+/// JSON conversion. The readers validate: unknown schema/version, a missing or ill-typed field, an
+/// unknown metric key, a metric out of its range, a duplicate kernel id or rank, a count below 0
+/// (launches below 1), a shape extent outside 1..2^31-1 (gemm, conv), an empty convolution output,
+/// an op without its shape, a block above 1024 threads, and more than 255 registers raise
+/// vxsynth::Error naming `where` and the field path (e.g. "b.json: kernels[2].context.gemm.m: 0 is
+/// below 1"; the full list is in docs/reference-bundle.md, "What the reader checks").
 [[nodiscard]] nlohmann::json to_json(const ReferenceBundle& b);
 [[nodiscard]] ReferenceBundle bundle_from_json(const nlohmann::json& j, const std::string& where);
 [[nodiscard]] nlohmann::json signature_to_json(const Signature& s);  ///< {"l1_hit_rate": 12.5, …, null for NA}
 [[nodiscard]] Signature signature_from_json(const nlohmann::json& metrics, const std::string& where);
 [[nodiscard]] nlohmann::json context_to_json(const ReferenceContext& c);
 [[nodiscard]] ReferenceContext context_from_json(const nlohmann::json& j, const std::string& where);
+
+/// Why `x` is not a possible value of metric `def` (empty when it is): every metric is >= 0,
+/// fractions are <= 1, percentages are <= 100 except coalescing, which ncu reports above 100 % for
+/// broadcast loads (several lanes reading the same bytes count their bytes once per lane).
+[[nodiscard]] std::string metric_range_problem(const MetricDef& def, double x);
 
 /// Files. Writers use vxsynth::write_file_atomic.
 [[nodiscard]] ReferenceBundle read_bundle(const std::filesystem::path& path);

@@ -28,6 +28,11 @@ struct NcuCell {
   std::string unit;
   std::optional<double> value;  ///< nullopt for `n/a`, empty or non-numeric text
   std::string text;             ///< the cell as written (thousands separators kept)
+  std::size_t line = 0;         ///< 1-based line of the row that holds the value
+  std::size_t unit_line = 0;    ///< 1-based line that states the unit (raw page: the units row)
+  /// Why `value` is nullopt although the cell holds a number (a percentage ncu could not collect
+  /// accurately, above 100 %); empty otherwise.
+  std::string not_used;
 };
 
 /// One profiled kernel launch.
@@ -55,6 +60,8 @@ struct NcuReport {
   Arch arch = Arch::kHopper;      ///< from the CC column (all kernels must agree)
   std::string gpu_name;           ///< device__attribute_display_name when present, else ""
   std::vector<NcuKernel> kernels; ///< in file order
+  /// "file:line: kernel …: column … is 104.97 %, outside 0-100 % …": cells whose value is not used.
+  std::vector<std::string> warnings;
 };
 
 struct NcuImportOptions {
@@ -65,8 +72,12 @@ struct NcuImportOptions {
 /// Parses CSV text. `path` only names the source in messages. Throws vxsynth::Error naming the
 /// path, line and column/metric for: no `"ID",` header, a truncated row or unterminated quote, a
 /// missing units row, no kernel rows, an unsupported or mixed CC, a metric column required on the
-/// file's architecture that is absent, and a unit that is not ncu's base unit (the export lacked
-/// `--print-units base`).
+/// file's architecture that is absent, a unit that is not ncu's base unit (the export lacked
+/// `--print-units base`; the message names the line that states the unit), and a negative value
+/// in a column the signature reads (file:line, column, kernel). A percentage above 100 there
+/// (coalescing excepted: ncu reports it above 100 % for broadcast loads) is how ncu prints a metric
+/// it could not collect accurately: its value is not used (NcuCell::not_used) and
+/// NcuReport::warnings names file:line, column and kernel.
 [[nodiscard]] NcuReport parse_ncu_csv(std::string_view text, const std::string& path,
                                       const NcuImportOptions& options = {});
 
