@@ -158,9 +158,9 @@ int run(const Options& opts) {
   }
   std::unique_ptr<refine::ProfileBackend> backend;
   if (profile == "vxsim") {
-    backend = refine::make_vxsim_backend({sdk});
+    backend = refine::make_vxsim_backend({sdk, refine::target_arch(bundle, o.bundle)});
   } else if (profile == "ncu") {
-    backend = refine::make_ncu_backend({sdk, o.ncu});
+    backend = refine::make_ncu_backend({sdk, o.ncu, refine::target_arch(bundle, o.bundle)});
   } else {
     throw make_error("--profile: '{}' is not a backend (ncu, vxsim)", profile);
   }

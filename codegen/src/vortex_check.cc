@@ -46,9 +46,8 @@ VortexCheckResult check_vortex_candidate(const DesignPoint& p, const std::filesy
     r.error = fmt::format("build failed:\n{}", r.run.build.output);
     return r;
   }
-  if (r.run.run.exit_code != 0 || r.run.run.timed_out) {
-    r.error = fmt::format("run failed (exit {}{}):\n{}", r.run.run.exit_code, r.run.run.timed_out ? ", timed out" : "",
-                          r.run.run.output);
+  if (!r.run.run.ok()) {
+    r.error = fmt::format("run failed ({}):\n{}", r.run.run.status_text(), r.run.run.output);
     return r;
   }
   if (!r.run.output_written) {

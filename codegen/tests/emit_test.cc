@@ -97,7 +97,7 @@ TEST_P(VortexKernelCompiles, WithTheSdkToolchain) {
   const fs::path dir = scratch("vortex_" + c.name);
   write_candidate(dir, emit_vortex(c.point));
   const ProcessResult r = run_process({"make", "--no-print-directory", "VXSDK=" + sdk->string(), "kernel.vxbin"},
-                                      dir, {}, 300);
+                                      {300, dir});
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.output;
   EXPECT_TRUE(fs::exists(dir / "kernel.vxbin"));
   if (r.exit_code == 0) {

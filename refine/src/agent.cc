@@ -12,7 +12,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/metrics.h"
-#include "vxsynth/refine/process.h"
+#include "vxsynth/common/process.h"
 
 namespace vxsynth::refine {
 namespace {
@@ -366,8 +366,8 @@ Proposal ExternalAgent::propose(const AgentInput& in) {
   write_file_atomic(dir / "input.json", input.dump(2));
 
   const ProcessResult r =
-      run_process({"/bin/sh", "-c", command_ + " \"$VXSYNTH_AGENT_DIR\""}, dir, timeout_s_,
-                  {{"VXSYNTH_AGENT_DIR", fs::absolute(dir).string()}});
+      run_process({"/bin/sh", "-c", command_ + " \"$VXSYNTH_AGENT_DIR\""},
+                  {timeout_s_, dir, {{"VXSYNTH_AGENT_DIR", fs::absolute(dir).string()}}});
   write_file_atomic(dir / "agent.log", r.output);
   if (!r.ok()) {
     p.failure = fmt::format("agent: command {} ({}); last output: {}", r.status_text(),

@@ -21,7 +21,8 @@
 #include "vxsynth/core/ncu_import.h"
 #include "vxsynth/core/torch_trace.h"
 #include "vxsynth/refine/backends.h"
-#include "vxsynth/refine/process.h"
+#include "vxsynth/codegen/harness.h"
+#include "vxsynth/common/process.h"
 
 namespace vxsynth::refine {
 namespace {
@@ -30,6 +31,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const fs::path kActDir = fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200/act";
+const core::Arch kActArch = core::Arch::kHopper;  // the ACT capture is an H200 profile (provenance.json)
 
 Reference act_kernel(const std::string& id) {
   const core::TorchTrace trace = core::read_torch_trace(kActDir / "trace.json.gz");
@@ -42,7 +44,7 @@ Reference act_kernel(const std::string& id) {
 
 bool toolchain_present() {
   try {
-    return run_process({"riscv64-unknown-elf-g++", "--version"}, fs::current_path(), 30).ok() &&
+    return run_process({"riscv64-unknown-elf-g++", "--version"}, {30}).ok() &&
            fs::exists(fs::path(VXSYNTH_SDK_DIR) / "sdk.mk");
   } catch (const Error&) {
     return false;
@@ -126,8 +128,30 @@ TEST(RealKernel, CodegenSpaceMovesAndExampleAgentEditTheRealSeed) {
   fs::remove_all(work);
 }
 
-// The ncu backend's standalone launcher compiles with the real seed candidate (nvcc, sm_90,
-// compile-only here; running it needs the GPU machine).
+// The target architecture is the bundle's platform.arch; a provenance compute capability that
+// names another (or no) architecture is a clear error naming the field.
+TEST(TargetArch, FromTheBundlesPlatformCheckedAgainstItsProvenance) {
+  const fs::path path = fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200/act/bundle.json";
+  core::ReferenceBundle b = core::read_bundle(path);
+  EXPECT_EQ(target_arch(b, path.string()), core::Arch::kHopper);
+  EXPECT_EQ(core::arch_info(target_arch(b, path.string())).sm, "sm_90");
+  b.provenance.cc = "8.0";
+  try {
+    (void)target_arch(b, "b.json");
+    ADD_FAILURE() << "a provenance.cc of another architecture was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("b.json: provenance.cc '8.0' (sm_80) disagrees with platform.arch 'sm_90'"),
+              std::string::npos) << e.what();
+  }
+  b.provenance.cc = "7.5";
+  EXPECT_THROW((void)target_arch(b, "b.json"), Error);
+  b.provenance.cc.reset();
+  b.arch = core::Arch::kAmpere;
+  EXPECT_EQ(core::arch_info(target_arch(b, "b.json")).sm, "sm_80");
+}
+
+// The ncu backend's standalone launcher compiles with the real seed candidate (nvcc for the
+// bundle's architecture, compile-only here; running it needs the GPU machine).
 // The standalone launcher and the candidate must agree on every extern "C" signature: C linkage
 // does not check arguments, and a launcher that called vxs_workspace_bytes() without the shape
 // made every two-launch candidate fail on the H200 (garbage `groups` → SIGFPE in a conv, 0 bytes →
@@ -150,11 +174,13 @@ TEST(RealKernel, NcuStandaloneHarnessAgreesWithTheCandidateOfEveryFamily) {
   for (const auto& c : cases) {
     SCOPED_TRACE(fmt::format("{} {}", c.workload, c.kernel));
     const fs::path bundle_path = refs / c.workload / "bundle.json";
-    const Reference ref =
-        reference_from_bundle(core::read_bundle(bundle_path), c.kernel, sha256_hex(read_file(bundle_path)));
+    const core::ReferenceBundle bundle = core::read_bundle(bundle_path);
+    const Reference ref = reference_from_bundle(bundle, c.kernel, sha256_hex(read_file(bundle_path)));
+    const std::string arch(core::arch_info(target_arch(bundle, bundle_path.string())).sm);
+    EXPECT_EQ(arch, "sm_90");  // every bundle under data/references/h200 is an H200 profile
     const auto space = make_codegen_space(ref.context);
     const check::OpSpec op = check::op_spec_from_context(ref.context);
-    const std::string harness = standalone_harness(op, codegen::fixed_properties(ref.context).path);
+    const std::string harness = codegen::standalone_harness(op, codegen::fixed_properties(ref.context).path);
     EXPECT_NE(harness.find(c.expected_call), std::string::npos) << harness;
     std::vector<json> designs{space->seed_design()};
     std::string why;
@@ -167,7 +193,8 @@ TEST(RealKernel, NcuStandaloneHarnessAgreesWithTheCandidateOfEveryFamily) {
       write_file_atomic(dir / "cuda" / "vxs_standalone.cu", harness);
       write_file_atomic(dir / "cuda" / "one_tu.cu", "#include \"candidate.cu\"\n#include \"vxs_standalone.cu\"\n");
       const ProcessResult r = run_process(
-          {nvcc.string(), "-arch=sm_90", "-std=c++17", "-O2", "-c", "one_tu.cu", "-o", "one_tu.o"}, dir / "cuda", 300);
+          {nvcc.string(), "-arch=" + arch, "-std=c++17", "-O2", "-c", "one_tu.cu", "-o", "one_tu.o"},
+          {300, dir / "cuda"});
       EXPECT_TRUE(r.ok()) << design.dump() << "\n" << r.output;
       fs::remove_all(dir);
     }
@@ -222,7 +249,7 @@ TEST(RealKernel, KillMidRevisionThenResumeOnVxsim) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     try {
-      auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR});
+      auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR, kActArch});
       BuiltinAgent agent(*space);
       (void)run_loop(ref, *space, agent, *backend, rules, opts, nullptr);
     } catch (...) {
@@ -257,7 +284,7 @@ TEST(RealKernel, KillMidRevisionThenResumeOnVxsim) {
 
   // Resume: revision 1 is redone; nothing lost, nothing repeated.
   opts.resume = true;
-  auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR});
+  auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR, kActArch});
   BuiltinAgent agent(*space);
   const LoopResult r = run_loop(ref, *space, agent, *backend, rules, opts, nullptr);
   const RecordRead rr = read_record(record, false);

@@ -16,7 +16,7 @@
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/metrics.h"
 #include "vxsynth/refine/backends.h"
-#include "vxsynth/refine/process.h"
+#include "vxsynth/common/process.h"
 
 namespace vxsynth::refine {
 namespace {
@@ -26,7 +26,7 @@ using nlohmann::json;
 
 bool toolchain_present() {
   try {
-    return run_process({"riscv64-unknown-elf-g++", "--version"}, fs::current_path(), 30).ok() &&
+    return run_process({"riscv64-unknown-elf-g++", "--version"}, {30}).ok() &&
            fs::exists(fs::path(VXSYNTH_SDK_DIR) / "sdk.mk");
   } catch (const Error&) {
     return false;
@@ -58,7 +58,7 @@ TEST(SplitKSignature, VxsimBackendMeasuresTheMainLaunchOfARealSplitKCandidate) {
   req.rules = &rules;
   req.seed = 1;
   req.design = *design;
-  const auto backend = make_vxsim_backend({fs::path(VXSYNTH_SDK_DIR)});
+  const auto backend = make_vxsim_backend({fs::path(VXSYNTH_SDK_DIR), target_arch(bundle, "ACT capture")});
   const Evaluation ev = backend->evaluate(dir, req);
 
   ASSERT_TRUE(ev.failure.empty()) << ev.failure;

@@ -2,7 +2,8 @@
 /// \file
 /// Drivers around the generated candidates: compile a CUDA candidate with nvcc (compile-only on
 /// this machine), and build + run a Vortex candidate on vxsim through its Makefile and the SDK's
-/// sdk.mk, collecting exit status, console/PERF output and the output tensor.
+/// sdk.mk, collecting exit status, console/PERF output and the output tensor. Every child runs
+/// through vxsynth::run_process (common/process.h).
 
 #include <filesystem>
 #include <map>
@@ -11,23 +12,9 @@
 #include <vector>
 
 #include "vxsynth/codegen/design_point.h"
+#include "vxsynth/common/process.h"
 
 namespace vxsynth::codegen {
-
-/// Result of one child process.
-struct ProcessResult {
-  int exit_code = -1;        ///< exit status, or 128+signal when killed by a signal
-  bool timed_out = false;    ///< killed after the time limit
-  std::string output;        ///< stdout and stderr interleaved
-  double wall_seconds = 0.0;
-  std::string command;       ///< the command line, for reports
-};
-
-/// Runs `argv` in `cwd` with extra environment variables, capturing stdout+stderr, killing the
-/// whole process group after `timeout_seconds`. Throws vxsynth::Error only when the process cannot
-/// be started (fork/exec/pipe failure names the program).
-[[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                                        const std::map<std::string, std::string>& env, double timeout_seconds);
 
 /// nvcc to use: $NVCC if set and executable, else /usr/local/cuda/bin/nvcc if it exists.
 [[nodiscard]] std::optional<std::filesystem::path> find_nvcc();

@@ -1,29 +1,25 @@
 #pragma once
 /// \file
-/// The concrete pieces behind the loop's interfaces, built on codegen/check/sim:
-///  - CodegenSpace: codegen's design point as the built-in agent's DesignSpace (axis steps as one
-///    table in backends.cc), rendering the CUDA candidate under cuda/ and the Vortex candidate
-///    under vortex/, plus the swap target cuda/swap.json.
-///  - VxsimBackend ("vxsim", Vortex-first, the default without a GPU): builds the Vortex candidate
-///    with the SDK, runs it on vxsim on fresh seeded inputs, checks its output against the float64
-///    CPU reference, compiles the CUDA candidate with nvcc where present (the source-output check
-///    needs a GPU and is recorded as not run), and reads the Vortex-side signature the vxsim
-///    runtime writes to $VXSIM_SIGNATURE.
-///  - ncu backend ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): the CUDA candidate
-///    is compiled with nvcc together with a standalone harness and launched once at the profiled
-///    shape under Nsight Compute (the reference's settings: --clock-control none, caches flushed);
-///    its longest kernel gives the signature; source-output check = CUDA vs float64 CPU reference
-///    (no operator swap yet), candidate check = Vortex (vxsim) vs CUDA.
+/// The concrete pieces behind the loop's interfaces (loop.h: ProfileBackend; agent.h: DesignSpace),
+/// built on codegen/check/sim, one file each:
+///  - codegen_space.cc: codegen's design point as the built-in agent's DesignSpace (steps from the
+///    axis step table, axis_steps.cc), rendering the CUDA candidate under cuda/, the Vortex
+///    candidate under vortex/ and the swap target cuda/swap.json.
+///  - backend_vxsim.cc ("vxsim", Vortex-first, the default without a GPU): Vortex candidate on vxsim
+///    in timing mode, checked against the float64 CPU reference; D from the Vortex-side signature.
+///  - backend_ncu.cc ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): CUDA candidate
+///    with codegen's standalone launcher under Nsight Compute; D from its longest kernel.
+///  - candidate_steps.cc: the steps both backends compose (inputs, Vortex build/run, checks).
+///  - vortex_signature.cc: the $VXSIM_SIGNATURE file; tool_probe.cc: tool lookup and versions;
+///    bundle_reference.cc: the loop's Reference and the target architecture of a bundle.
 
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 
-#include "vxsynth/check/op_spec.h"
-#include "vxsynth/check/precision.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/context.h"
+#include "vxsynth/core/metrics.h"
 #include "vxsynth/refine/agent.h"
 #include "vxsynth/refine/loop.h"
 
@@ -36,25 +32,29 @@ namespace vxsynth::refine {
                                               const std::string& kernel_id,
                                               const std::string& bundle_sha256);
 
+/// The GPU architecture the candidates target: the bundle's `platform.arch` (the reference's ncu
+/// file), a row of core's architecture table (core::arch_info gives nvcc's -arch, e.g. sm_90 for
+/// the H200). Throws vxsynth::Error naming `where` and the field when `provenance.cc` names no
+/// known architecture or another one than `platform.arch`.
+[[nodiscard]] core::Arch target_arch(const core::ReferenceBundle& bundle, const std::string& where);
+
 /// Makes the design space of a reference context. Throws vxsynth::Error when codegen cannot seed
 /// it (no shape, unsupported types).
 [[nodiscard]] std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx);
 
-/// Where the Vortex SDK's sdk.mk lives (a vxsynth build tree's sdk/ directory).
+/// Options of the vxsim backend.
 struct VxsimBackendOptions {
-  std::filesystem::path sdk_dir;
+  std::filesystem::path sdk_dir;   ///< where the Vortex SDK's sdk.mk lives (<build>/sdk)
+  core::Arch gpu_arch;             ///< the CUDA candidate is compiled for it (target_arch)
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_vxsim_backend(const VxsimBackendOptions& opts);
 
 /// Options of the ncu backend.
 struct NcuBackendOptions {
-  std::filesystem::path sdk_dir;    ///< for the Vortex side of the candidate check
-  std::string ncu = "ncu";          ///< Nsight Compute CLI
+  std::filesystem::path sdk_dir;   ///< for the Vortex side of the candidate check
+  std::string ncu;                 ///< Nsight Compute CLI ("ncu" = on PATH)
+  core::Arch gpu_arch;             ///< nvcc's -arch and ncu's metric set (target_arch)
 };
-
-/// Source of the standalone launcher of a CUDA candidate (reads DIR/<operand>.bin, calls
-/// codegen's `vxs_launch` once on a NaN-poisoned output, writes DIR/cuda_out.bin).
-[[nodiscard]] std::string standalone_harness(const check::OpSpec& op, check::PrecisionPath path);
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
 
 /// True when `nvidia-smi -L` lists a GPU (the default-backend rule).

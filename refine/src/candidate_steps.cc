@@ -1,0 +1,99 @@
+#include "candidate_steps.h"
+
+#include <fmt/format.h>
+
+#include "vortex_signature.h"
+#include "vxsynth/check/reference_ops.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/seed.h"
+#include "vxsynth/codegen/vortex_check.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
+
+namespace vxsynth::refine {
+
+namespace fs = std::filesystem;
+
+CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req) {
+  CandidateData d;
+  d.op = check::op_spec_from_context(*req.context);
+  d.path = codegen::fixed_properties(*req.context).path;
+  d.ftype = check::file_dtype(d.path);
+  d.dir = candidate_dir / kDataDir;
+  fs::create_directories(d.dir);
+  const auto inputs =
+      check::generate_inputs(d.op, d.path, req.seed * 1000003ULL + static_cast<uint64_t>(req.revision));
+  check::write_inputs(d.dir, inputs, d.path);
+  d.reference = check::reference_forward(d.op, check::values_of(inputs));
+  check::write_tensor_file(d.dir / "ref_output.bin", d.reference, d.ftype);
+  return d;
+}
+
+CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& tol, std::string method) {
+  CheckOutcome c;
+  c.ran = true;
+  c.passed = rep.passed;
+  c.method = std::move(method);
+  c.max_abs_err = rep.max_abs_error;
+  c.max_rel_err = rep.max_rel_error;
+  c.atol = tol.atol;
+  c.rtol = tol.rtol;
+  c.detail = rep.reason;
+  return c;
+}
+
+CheckOutcome compare(const std::vector<double>& candidate, const std::vector<double>& reference,
+                     const CandidateData& d, check::CheckKind kind, check::ReferenceKind ref_kind,
+                     std::string method) {
+  const check::CheckReport rep = check::compare_outputs(candidate, reference, d.path, kind, ref_kind);
+  return outcome_of(rep, check::tolerance(d.path, kind), std::move(method));
+}
+
+std::string run_vortex_side(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
+                            const CandidateData& d, bool timing, std::vector<double>& out) {
+  // Build with the SDK's sdk.mk, run on vxsim, each under the sandbox's time limit (the runner's
+  // children die with the loop: common/process.h).
+  const fs::path vdir = candidate_dir / "vortex";
+  const ProcessResult build = run_process({"make", "VXSDK=" + fs::absolute(sdk_dir).string()},
+                                          {req.rules->build_timeout_s, vdir});
+  if (!build.ok()) return fmt::format("build: make {}: {}", build.status_text(), tail_lines(build.output, 4));
+  // The device the design targets (cores × warps × threads), strict divergence.
+  std::map<std::string, std::string> env = codegen::vxsim_env(codegen::design_point_from_json(req.design), timing);
+  const fs::path sig_path = candidate_dir / kVortexSignatureFile;
+  env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
+  std::error_code ec;
+  fs::remove(d.dir / "out.bin", ec);
+  fs::remove(sig_path, ec);
+  const ProcessResult run = run_process({"./vxs_candidate", "-d", fs::absolute(d.dir).string()},
+                                        {req.rules->run_timeout_s, vdir, env});
+  write_file_atomic(candidate_dir / "run.log", run.output);
+  const bool wrote = fs::exists(d.dir / "out.bin");
+  if (!run.ok() || !wrote)
+    return fmt::format("run: {}{}: {}", run.status_text(), wrote ? "" : ", no out.bin", tail_lines(run.output, 4));
+  out = check::read_tensor_file(d.dir / "out.bin", check::output_numel(d.op), d.ftype);
+  return {};
+}
+
+std::string take_vortex_signature(const fs::path& candidate_dir, const EvalRequest& req, Evaluation& ev) {
+  const fs::path sig_path = candidate_dir / kVortexSignatureFile;
+  if (!fs::exists(sig_path))
+    return fmt::format("profile: the vxsim runtime wrote no signature to $VXSIM_SIGNATURE ({})", sig_path.string());
+  const int design_launches = codegen::launches(codegen::design_point_from_json(req.design));
+  const VortexSignatureFile vs = read_vortex_signature(sig_path, design_launches);
+  ev.signature = vs.signature;
+  // Which launch D is of, in the record (a tool note: the record schema has no field for it).
+  ev.tool_versions["vxsim signature"] = fmt::format(
+      "main launch index {} of {} (most cycles: {} of {} device cycles){}", vs.main_launch, vs.launches,
+      vs.main_cycles, vs.total_cycles,
+      vs.launches == design_launches ? "" : fmt::format("; the design point makes {} launches", design_launches));
+  // The sandbox forbids atomics in every launch, not only the main one.
+  ev.observed.atomics_per_inst = vs.max_atomics;
+  return {};
+}
+
+void observe_engine(Evaluation& ev) {
+  if (const auto& t = (*ev.signature)[core::MetricId::kTensorMfu])
+    ev.observed.engine = *t > 0.0 ? core::EngineClass::kTensorCore : core::EngineClass::kSimt;
+}
+
+}  // namespace vxsynth::refine

@@ -1,0 +1,67 @@
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "axis_steps.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/emit.h"
+#include "vxsynth/codegen/seed.h"
+#include "vxsynth/core/context.h"
+#include "vxsynth/refine/backends.h"
+
+namespace vxsynth::refine {
+namespace {
+
+using nlohmann::json;
+
+// Codegen's design point as the built-in agent's design space: steps and priors from codegen's axis table
+// (through axis_steps.cc), validity from codegen, the candidate pair rendered under cuda/ and vortex/.
+class CodegenSpace : public DesignSpace {
+ public:
+  explicit CodegenSpace(const core::ReferenceContext& ctx)
+      : seed_(codegen::seed_design_point(ctx)), ctx_(ctx) {}
+
+  json seed_design() const override { return codegen::to_json(seed_); }
+
+  std::vector<std::string> refinable_axes() const override { return refinable_axis_keys(); }
+
+  std::optional<json> apply(const json& design, const AxisStep& step,
+                            std::string* why_not) const override {
+    return step_design(design, step, seed_.fixed, why_not);
+  }
+
+  std::map<std::string, double> prior_response(const std::string& axis) const override {
+    return axis_prior_response(axis, ctx_.op);
+  }
+
+  SourceTree render(const json& design) const override {
+    const codegen::DesignPoint p = codegen::design_point_from_json(design);
+    SourceTree t;
+    for (const auto& f : codegen::emit_cuda(p).files) t["cuda/" + f.name] = f.text;
+    for (const auto& f : codegen::emit_vortex(p).files) t["vortex/" + f.name] = f.text;
+    // The operator-swap target (paper §3.4 "Swapped execution"): fixed for the whole chain.
+    t["cuda/swap.json"] =
+        json{{"framework_op", ctx_.framework_op},
+             {"kernel_name", ctx_.kernel_name},
+             {"context", core::context_to_json(ctx_)}}
+            .dump(2) +
+        "\n";
+    return t;
+  }
+
+ private:
+  codegen::DesignPoint seed_;
+  core::ReferenceContext ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx) {
+  return std::make_unique<CodegenSpace>(ctx);
+}
+
+}  // namespace vxsynth::refine

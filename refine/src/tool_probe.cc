@@ -1,0 +1,68 @@
+#include "tool_probe.h"
+
+#include <sstream>
+
+#include "vxsynth/codegen/generator_version.h"
+#include "vxsynth/codegen/toolchain.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
+#include "vxsynth/refine/backends.h"
+
+namespace vxsynth::refine {
+
+namespace fs = std::filesystem;
+
+std::string tool_version(const std::vector<std::string>& argv) {
+  try {
+    const ProcessResult r = run_process(argv, {30.0});
+    if (r.ok()) {
+      std::istringstream lines(r.output);
+      for (std::string line; std::getline(lines, line);)
+        if (line.find("ersion ") != std::string::npos) return line;
+      return r.output.substr(0, r.output.find('\n'));
+    }
+  } catch (const Error&) {
+  }
+  return "unavailable";
+}
+
+std::string sdk_compiler(const fs::path& sdk_dir) {
+  try {
+    std::istringstream lines(read_file(sdk_dir / "sdk.mk"));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("VX_CXX ") && !line.starts_with("VX_CXX:")) continue;
+      const size_t eq = line.find(":=");
+      if (eq == std::string::npos) continue;
+      const size_t b = line.find_first_not_of(" \t", eq + 2);
+      const size_t e = line.find_last_not_of(" \t\r");
+      if (b != std::string::npos && e >= b) return line.substr(b, e - b + 1);
+    }
+  } catch (const Error&) {
+  }
+  return "riscv64-unknown-elf-g++";
+}
+
+std::map<std::string, std::string> common_tool_versions(const fs::path& sdk_dir, std::optional<fs::path>& nvcc) {
+  std::map<std::string, std::string> v;
+  v["riscv64-unknown-elf-g++"] = tool_version({sdk_compiler(sdk_dir), "--version"});
+  nvcc = codegen::find_nvcc();
+  if (nvcc) {
+    const ProcessResult r = run_process({nvcc->string(), "--version"}, {30.0});
+    v["nvcc"] = r.ok() ? tail_lines(r.output, 2) : "unavailable";
+  }
+  v["vxsynth"] = "0.1.0";
+  v[codegen::kGeneratorVersionKey] = std::to_string(codegen::kGeneratorVersion);
+  return v;
+}
+
+bool gpu_present() {
+  try {
+    const ProcessResult r = run_process({"nvidia-smi", "-L"}, {20.0});
+    return r.ok() && r.output.find("GPU") != std::string::npos;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace vxsynth::refine
