@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/torch_trace.h"
 
@@ -27,17 +28,11 @@ struct Result {
   std::string out;  // stdout and stderr together
 };
 
+// Runs `vxsynth ARGS` through the shell (ARGS may quote) with the project's process runner.
 Result run(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(VXSYNTH_EXE) + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  const vxsynth::ProcessResult p =
+      vxsynth::run_process({"/bin/sh", "-c", std::string(VXSYNTH_EXE) + " " + args}, {900.0});
+  return {p.exit_code, p.output};
 }
 
 fs::path temp_dir() {
@@ -179,7 +174,7 @@ TEST(CliRealData, ImportHotDistance) {
 // benchmark and summary, and `vxsynth reconstruct` exits 3 instead of 0.
 TEST(CliRealData, ReconstructExitsThreeWhenTheAgentFailsEveryRevision) {
   const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (std::system("riscv64-unknown-elf-g++ --version > /dev/null 2>&1") != 0 || !fs::exists(sdk / "sdk.mk"))
+  if (!vxsynth::run_process({"riscv64-unknown-elf-g++", "--version"}, {30.0}).ok() || !fs::exists(sdk / "sdk.mk"))
     GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
   const fs::path act = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act";
   const fs::path d = temp_dir() / "agent_fails";
