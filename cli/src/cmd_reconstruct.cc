@@ -1,4 +1,4 @@
-// vxsynth reconstruct BUNDLE --kernel ID [--agent builtin|cmd:"…"] [--profile ncu|vxsim]
+// vxsynth reconstruct BUNDLE --kernel ID [--agent builtin|line-search|cmd:"…"] [--profile ncu|vxsim]
 //   [--budget N] [--resume] [--seed S] -o DIR: the refinement loop (paper §3.6, Fig. 2;
 //   docs/reconstruct.md). The loop itself is refine/.
 #include <unistd.h>
@@ -179,11 +179,13 @@ int run(const Options& opts) {
   std::unique_ptr<refine::Agent> agent;
   if (o.agent == "builtin") {
     agent = std::make_unique<refine::BuiltinAgent>(*space);
+  } else if (o.agent == "line-search") {
+    agent = std::make_unique<refine::LineSearchAgent>(*space);
   } else if (o.agent.rfind("cmd:", 0) == 0 && o.agent.size() > 4) {
     agent = std::make_unique<refine::ExternalAgent>(o.agent.substr(4), fs::path(o.out) / "work" / "agent",
                                                     o.agent_timeout);
   } else {
-    throw make_error("--agent: '{}' must be builtin or cmd:\"COMMAND\"", o.agent);
+    throw make_error("--agent: '{}' must be builtin, line-search or cmd:\"COMMAND\"", o.agent);
   }
 
   refine::LoopOptions lo;
@@ -221,7 +223,7 @@ Runner setup_reconstruct(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("bundle", o->bundle, "reference bundle (vxsynth profile import)")->required();
   app.add_option("--kernel", o->kernel, "kernel id (k1, …) or rank")->required();
-  app.add_option("--agent", o->agent, "builtin, or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
+  app.add_option("--agent", o->agent, "builtin, line-search (docs/reconstruct.md), or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
   app.add_option("--profile", o->profile, "ncu or vxsim (default: ncu when nvidia-smi shows a GPU, else vxsim)");
   app.add_option("--budget", o->budget, "revisions after the seed")->capture_default_str()->check(CLI::Range(0, 1000000));
   app.add_flag("--resume", o->resume, "continue an interrupted run in -o DIR from its record");
