@@ -17,6 +17,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
+#include "vxsynth/refine/agent_line_search.h"
 #include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/loop.h"
 #include "vxsynth/refine/run_dir.h"

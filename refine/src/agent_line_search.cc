@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "vxsynth/refine/agent.h"
+#include "vxsynth/refine/agent_line_search.h"
 
 namespace vxsynth::refine {
 namespace {
@@ -14,13 +14,16 @@ using nlohmann::json;
 
 // H200 SXM: 132 SMs (NVIDIA H200 datasheet / Hopper whitepaper: GH100 with 132 SMs enabled).
 constexpr int64_t kSms = 132;
+// Resident threads per SM on compute capability 9.0: 2048 (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability"); a wave holds 132 · ⌊2048 / block size⌋ blocks.
+constexpr int64_t kThreadsPerSm = 2048;
 // Fitted on the 31 committed H200 revisions with an ncu CSV
 // (data/evidence/h200/reconstruct-ncu-2026-11-30/*/work/revisions/r*/cuda/ncu_raw.csv) by a grid
 // search minimising the squared log error; docs/reconstruct.md "Line-search agent" has the fit.
-constexpr double kLaunchNs = 8000.0;           // per launch (the split-K reduce is a second one)
-constexpr double kSimtFlopsPerSm = 75.9e9;     // FLOP/s one SM sustains on a SIMT candidate
-constexpr double kTensorFlopsPerSm = 50.6e9;   // FLOP/s one SM sustains on a WMMA candidate
-constexpr double kDramBytesPerS = 1.0e12;      // effective DRAM bandwidth of the candidates
+constexpr double kLaunchNs = 6000.0;           // per launch (the split-K reduce is a second one)
+constexpr double kSimtFlopsPerBlock = 59.6e9;    // FLOP/s one resident block sustains, SIMT
+constexpr double kTensorFlopsPerBlock = 38.1e9;  // FLOP/s one resident block sustains, WMMA
+constexpr double kDramBytesPerS = 0.5e12;      // effective DRAM bandwidth of the candidates
 // Weight of the traffic term against the time term in timing_distance.
 constexpr double kBytesWeight = 0.5;
 
@@ -71,8 +74,10 @@ std::optional<TimeEstimate> estimate_time(const json& design) {
     TimeEstimate e;
     e.blocks = cdiv(g->n, bn) * cdiv(g->m, bm) * g->z * split;
     const double block_flops = 2.0 * static_cast<double>(bm * bn * cdiv(g->k, split));
-    const double waves = static_cast<double>(cdiv(e.blocks, kSms));
-    const double rate = fixed.at("engine").get<std::string>() == "tensor_core" ? kTensorFlopsPerSm : kSimtFlopsPerSm;
+    const int64_t per_sm = std::max<int64_t>(1, kThreadsPerSm / std::max<int64_t>(1, fixed.at("block_size").get<int64_t>()));
+    const double waves = static_cast<double>(cdiv(e.blocks, kSms * per_sm));
+    const double rate =
+        fixed.at("engine").get<std::string>() == "tensor_core" ? kTensorFlopsPerBlock : kSimtFlopsPerBlock;
     const double operands = static_cast<double>(g->z * (g->m * g->k + g->k * g->n));
     const double workspace = split > 1 ? 4.0 * static_cast<double>(g->z * g->m * g->n * split) : 0.0;
     e.dram_bytes = element_bytes(fixed.at("path").get<std::string>()) * operands + workspace;

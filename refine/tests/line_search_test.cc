@@ -4,6 +4,7 @@
 // ACT k4 record's retained split-K step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,11 +12,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
-#include "vxsynth/refine/agent.h"
+#include "vxsynth/refine/agent_line_search.h"
 #include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/record.h"
 #include "vxsynth/refine/sandbox.h"
