@@ -33,6 +33,7 @@ src_abs=$(pwd)
 build_abs=$(cd "$build" && pwd)
 sed -e "s#$build_abs/sdk\([/ ]\|$\)#@VXDEV@/sdk\1#g" \
     -e "s#$build_abs/[^ ]*/\(lib[^/ ]*\.a\)#@VXDEV@/sdk/\1#g" \
+    -e "s#$build_abs/[^ ]*/\([^/ ]*\.o\)#@VXDEV@/sdk/\1#g" \
     -e "s#/usr/lib/x86_64-linux-gnu/\(lib[^/ ]*\.so[.0-9]*\)#@VXDEV@/sdk/\1#g" \
     -e "s#$src_abs/#@REPO@/#g" \
     -e "s#/usr/bin/riscv64-unknown-elf-#@VXDEV@/riscv/bin/riscv64-unknown-elf-#g" \
@@ -45,8 +46,9 @@ fi
 riscv64-unknown-elf-strip --strip-debug "$root/sdk/libvxsdk.a"
 install -m755 "$build/sdk/vxbin" "$root/sdk/vxbin"
 strip "$root/sdk/vxbin"
-# The runtime archives and shared libraries sdk.mk's VX_RUNTIME_LIB names (absolute paths there).
-for f in $(sed -n 's/^VX_RUNTIME_LIB *:= *//p' "$build/sdk/sdk.mk" | tr ' ' '\n' | grep -E '^/.*\.(a|so[.0-9]*)$'); do
+# The runtime archives, objects (the signature hook) and shared libraries sdk.mk's VX_RUNTIME_LIB
+# names (absolute paths there).
+for f in $(sed -n 's/^VX_RUNTIME_LIB *:= *//p' "$build/sdk/sdk.mk" | tr ' ' '\n' | grep -E '^/.*\.(a|o|so[.0-9]*)$'); do
   cp -L "$f" "$root/sdk/$(basename "$f")"
   case $f in *.a) strip --strip-debug "$root/sdk/$(basename "$f")" ;; esac
 done
