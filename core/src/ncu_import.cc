@@ -253,9 +253,11 @@ void validate(NcuReport& rep) {
         }
       }
       throw make_error(
-          "{}:{}: kernel {} ({}): no column for metric(s) required on {}: {} (ncu drops unknown metric "
-          "names silently; request them with --metrics){}",
-          rep.path, k.line, k.id, k.name, describe(rep.arch), fmt::join(missing, ", "), hint);
+          "{}:{}: no column for {} metric(s) required on {}: {}; first kernel without them: {} ({}). ncu drops "
+          "unknown metric names silently: capture with `ncu --metrics \"$(vxsynth metrics --arch {} --ncu-list)\"` "
+          "(`vxsynth metrics --arch {}` lists them){}",
+          rep.path, k.line, missing.size(), describe(rep.arch), fmt::join(missing, ", "), k.id, short_name(k.name),
+          arch_info(rep.arch).sm, arch_info(rep.arch).sm, hint);
     }
   }
 }

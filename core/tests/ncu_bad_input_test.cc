@@ -112,6 +112,19 @@ TEST(NcuBadInput, MissingMetricColumnIsNamed) {
   EXPECT_NE(e.find("sm_90"), std::string::npos) << e;
 }
 
+TEST(NcuBadInput, MissingMetricListComesBeforeALongKernelName) {
+  auto cols = columns_for(Arch::kHopper, "9.0");
+  for (auto& c : cols)
+    if (c.name == "Kernel Name") c.value = "void cutlass::Kernel2<" + std::string(1500, 'T') + ">(Params)";
+  std::erase_if(cols, [](const Col& c) { return c.name == "lts__t_sector_hit_rate.pct"; });
+  const std::string e = error_of(render(cols));
+  const auto metric = e.find("lts__t_sector_hit_rate.pct");
+  ASSERT_NE(metric, std::string::npos) << e;
+  EXPECT_LT(metric, e.find("cutlass")) << e;
+  EXPECT_LT(e.size(), 700u) << "the 1.5 KB kernel name is shortened: " << e;
+  EXPECT_NE(e.find("vxsynth metrics --arch sm_90 --ncu-list"), std::string::npos) << e;
+}
+
 TEST(NcuBadInput, FallbackNameIsAccepted) {
   auto cols = columns_for(Arch::kHopper, "9.0");
   for (auto& c : cols)
