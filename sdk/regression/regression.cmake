@@ -116,6 +116,14 @@ function(_vx_sdk_register_regressions)
     endif()
   endforeach()
 
+  # The same programs on several host threads give the serial run's results (docs/vxsim.md
+  # "Parallel simulation"): shapes of several partitions, both modes, every counter.
+  if(VXSYNTH_BUILD_TESTS)
+    add_test(NAME sdk.regression.parallel_identical
+             COMMAND bash ${VX_SDK_SOURCE_DIR}/regression/parallel_identical.sh ${CMAKE_BINARY_DIR})
+    set_tests_properties(sdk.regression.parallel_identical PROPERTIES TIMEOUT 300)
+  endif()
+
   # sgemm_tcu: one host program per warp width, run on the configuration with that width.
   foreach(cfgrow IN LISTS VX_REGRESSION_CONFIGS)
     string(REPLACE "|" ";" c "${cfgrow}")

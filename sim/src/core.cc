@@ -10,6 +10,8 @@
 #include "exec.h"
 #include "runaway.h"
 #include "vxsim/error.h"
+#include "vxsim/host_pool.h"
+#include "vxsim/mem_overlay.h"
 
 namespace vxsim {
 
@@ -62,9 +64,19 @@ void Config::validate() const {
 // ---------------------------------------------------------------------------------------------
 // Processor
 
-struct Processor::DecodedPage {
+struct DecodedPage {
   std::array<Decoded, Memory::kPageSize / 4> d;
 };
+
+namespace {
+/// Round-robin rounds (each ready warp of a core steps once) per epoch of a partitioned
+/// functional run: long enough that committing the epoch costs little, short enough that cores
+/// see each other's stores soon.
+constexpr uint32_t kEpochRounds = 1024;
+/// Rounds of an epoch in which the endless-loop detector watches (partitions run in turn): few
+/// enough that every partition runs within the detector's window (RunawayGuard::watch).
+constexpr uint32_t kProbeRounds = 128;
+}  // namespace
 
 Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout), guard_(std::make_unique<RunawayGuard>()) {
   cfg_.validate();
@@ -75,6 +87,7 @@ Processor::Processor(const Config& cfg) : cfg_(cfg), console_(&std::cout), guard
   }
   functional_counters_ = std::make_unique<FunctionalCounters>(*this);
   console_lines_.resize(cores_.size() * kIoCoutSize);  // one set of lines per core, as SimX
+  console_out_.resize(cores_.size());
   cluster_gbar_arrived_.assign(cfg_.clusters, 0);
   dcr_startup_addr_[0] = cfg_.startup_addr;
   guard_->reset(*this);
@@ -116,10 +129,8 @@ void Processor::reset() {
                     "an RV32 device", dcr_startup_addr_[1], dcr_startup_addr_[0],
                     dcr_startup_arg_[1], dcr_startup_arg_[0]);
   }
-  dcache_.clear();
-  last_dpage_index_ = 0xFFFFFFFF;
-  last_dpage_ = nullptr;
   for (auto& l : console_lines_) l.clear();
+  for (auto& l : console_out_) l.clear();
   total_instrs_ = 0;
   std::fill(cluster_gbar_arrived_.begin(), cluster_gbar_arrived_.end(), 0);
   for (auto& c : cores_) c->reset(dcr_startup_addr_[0], dcr_startup_arg_[0]);
@@ -131,14 +142,14 @@ bool Processor::idle() const {
   return std::all_of(cores_.begin(), cores_.end(), [](const auto& c) { return c->idle(); });
 }
 
-const Decoded& Processor::decoded(uint32_t pc) {
+const Decoded& Core::decoded(uint32_t pc) {
   uint32_t page = pc >> Memory::kPageBits;
   if (page != last_dpage_index_) {
     auto& slot = dcache_[page];
     if (!slot) {
       slot = std::make_unique<DecodedPage>();
       uint32_t base = page << Memory::kPageBits;
-      for (uint32_t i = 0; i < slot->d.size(); ++i) slot->d[i] = decode(mem_.load<uint32_t>(base + 4 * i));
+      for (uint32_t i = 0; i < slot->d.size(); ++i) slot->d[i] = decode(proc_.mem_.load<uint32_t>(base + 4 * i));
     }
     last_dpage_index_ = page;
     last_dpage_ = slot.get();
@@ -146,7 +157,104 @@ const Decoded& Processor::decoded(uint32_t pc) {
   return last_dpage_->d[(pc & (Memory::kPageSize - 1)) >> 2];
 }
 
+void Processor::set_partitions(const std::vector<uint32_t>& first_cores) {
+  overlays_.clear();
+  for (auto& c : cores_) c->overlay_ = nullptr;
+  guarded_ = first_cores.size() < 2;
+  if (guarded_) return;
+  for (std::size_t p = 0; p < first_cores.size(); ++p) {
+    overlays_.push_back(std::make_unique<MemOverlay>(mem_));
+    const uint32_t end = p + 1 < first_cores.size() ? first_cores[p + 1] : num_cores();
+    for (uint32_t c = first_cores[p]; c < end; ++c) cores_[c]->overlay_ = overlays_.back().get();
+  }
+}
+
+void Processor::commit_stores() {
+  for (auto& o : overlays_) o->commit(mem_);
+  for (auto& out : console_out_) {
+    if (!out.empty()) *console_ << out;
+    out.clear();
+  }
+}
+
+void Processor::end_partitions() {
+  commit_stores();
+  set_partitions({});
+}
+
+bool Processor::begin_epoch() {
+  guarded_ = overlays_.empty() || guard_->needs_every_instruction(total_instrs_);
+  return guarded_;
+}
+
+void Processor::commit_epoch() {
+  commit_stores();
+  total_instrs_ = 0;
+  for (auto& c : cores_) {
+    total_instrs_ += c->warp_instrs_;
+    if (c->gbar_pending_) {
+      c->gbar_pending_ = false;
+      gbar_arrive(c->cluster_, c->id_, c->gbar_count_);
+    }
+  }
+  guard_->check_epoch(*this);
+}
+
 RunResult Processor::run() {
+  if (cores_.size() > 1) {
+    run_partitioned();
+  } else {
+    run_serial();
+  }
+  flush_console();
+  RunResult r;
+  for (auto& c : cores_) {
+    r.warp_instrs += c->warp_instrs();
+    r.thread_instrs += c->thread_instrs();
+  }
+  r.exit_code = exit_code();
+  return r;
+}
+
+void Processor::run_partitioned() {
+  // One partition per core; an epoch is kEpochRounds round-robin rounds of each core.
+  std::vector<uint32_t> first(cores_.size());
+  for (uint32_t c = 0; c < first.size(); ++c) first[c] = c;
+  set_partitions(first);
+  const uint32_t n = num_cores();
+  HostPool pool(tracing() ? 1 : resolve_host_threads(cfg_.host_threads, n));
+  std::vector<uint8_t> worked(n, 0);
+  try {
+    for (;;) {
+      const bool serial = begin_epoch();
+      const uint32_t rounds = serial ? kProbeRounds : kEpochRounds;
+      pool.run(n, [&](uint32_t p) {
+        Core& c = *cores_[p];
+        worked[p] = 0;
+        for (uint32_t round = 0; round < rounds; ++round) {
+          const uint32_t ready = c.ready_mask();
+          if (ready == 0) break;
+          for (uint32_t m = ready; m != 0; m &= m - 1) {
+            const auto w = static_cast<uint32_t>(std::countr_zero(m));
+            if (c.warp_ready(w)) c.step_fast(w);
+          }
+          worked[p] = 1;
+        }
+      }, serial);
+      commit_epoch();
+      if (std::find(worked.begin(), worked.end(), 1) == worked.end()) {
+        if (idle()) break;
+        check_deadlock();
+      }
+    }
+  } catch (...) {
+    end_partitions();  // keep the stores and console lines before the fault, as a serial run does
+    throw;
+  }
+  end_partitions();
+}
+
+void Processor::run_serial() {
   for (;;) {
     bool any = false;
     for (auto& cp : cores_) {
@@ -165,14 +273,6 @@ RunResult Processor::run() {
       check_deadlock();
     }
   }
-  flush_console();
-  RunResult r;
-  for (auto& c : cores_) {
-    r.warp_instrs += c->warp_instrs();
-    r.thread_instrs += c->thread_instrs();
-  }
-  r.exit_code = exit_code();
-  return r;
 }
 
 void Processor::check_deadlock() const {
@@ -192,7 +292,11 @@ void Processor::check_deadlock() const {
 void Processor::console_byte(uint32_t core_id, uint32_t offset, uint8_t byte) {
   std::string& line = console_lines_[core_id * kIoCoutSize + offset];
   if (byte == '\n') {
-    *console_ << '#' << offset << ": " << line << '\n';
+    if (overlays_.empty()) {
+      *console_ << '#' << offset << ": " << line << '\n';
+    } else {
+      console_out_[core_id] += fmt::format("#{}: {}\n", offset, line);
+    }
     line.clear();
   } else {
     line += static_cast<char>(byte);
@@ -253,6 +357,10 @@ uint32_t Core::ready_mask() const {
 }
 
 void Core::reset(uint32_t pc, uint32_t arg) {
+  dcache_.clear();
+  last_dpage_index_ = 0xFFFFFFFF;
+  last_dpage_ = nullptr;
+  gbar_pending_ = false;
   for (auto& w : warps_) {
     std::fill(w.x.begin(), w.x.end(), 0);
     std::fill(w.f.begin(), w.f.end(), 0);
@@ -318,7 +426,7 @@ const Decoded& Core::fetch(uint32_t pc, uint32_t w) {
   if ((pc & 3) != 0) {
     throw sim_error(ErrorKind::kMisaligned, "misaligned PC {:#010x} (core {}, warp {})", pc, id_, w);
   }
-  return proc_.decoded(pc);
+  return decoded(pc);
 }
 
 template <bool kRecord>
@@ -328,7 +436,8 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
   }
   Warp& wp = warps_[w];
   const Decoded& d = fetch(wp.pc, w);
-  if (proc_.total_instrs_ >= proc_.guard_at_) {  // budgets, wall clock, endless-loop detector
+  // Budgets, wall clock, endless-loop detector; a partitioned run checks them in commit_epoch().
+  if (proc_.guarded_ && proc_.total_instrs_ >= proc_.guard_at_) {
     proc_.guard_->check(proc_, *this, w, d);
     proc_.guard_at_ = proc_.guard_->next_check();
   }
@@ -359,7 +468,7 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
                    "(bits [1:0] != 11) and Vortex has no C extension; compile with -march=rv32imaf (no 'c')");
     c.illegal(d, "no instruction of RV32IMAF/Zicsr/Zicond/Vortex matches");
   }
-  ++proc_.total_instrs_;
+  if (proc_.guarded_) ++proc_.total_instrs_;
   ++wp.instrs;
   const auto lanes = static_cast<uint32_t>(std::popcount(wp.tmask));  // before TMC/SPLIT change it
   instr_table()[d.op].exec(c, d);
@@ -402,7 +511,11 @@ void Core::check_global_barrier() {
   uint32_t active = active_mask();
   if ((gbar_arrived_ & active) != active) return;
   gbar_registered_ = true;
-  proc_.gbar_arrive(cluster_, id_, gbar_count_);
+  if (overlay_ != nullptr) {
+    gbar_pending_ = true;  // other cores' state: registered at the end of the epoch
+  } else {
+    proc_.gbar_arrive(cluster_, id_, gbar_count_);
+  }
 }
 
 void Core::release_global_barrier_wait() {
@@ -463,7 +576,7 @@ T ExecCtx::load(uint32_t lane, uint32_t addr) {
                       "VX_MEM_READ, at PC {:#010x} (core {}, warp {}, lane {})", n, addr, pc, core.id_, wid, lane);
     }
     if (addr < kIoEndAddr) space = AddrSpace::kIo;
-    v = core.proc_.mem_.load<T>(addr);
+    v = core.overlay_ != nullptr ? core.overlay_->load<T>(addr) : core.proc_.mem_.load<T>(addr);
   }
   if (rec != nullptr) {
     rec->mem = MemKind::kLoad;
@@ -507,7 +620,11 @@ void ExecCtx::store(uint32_t lane, uint32_t addr, T value) {
                       "VX_MEM_WRITE, at PC {:#010x} (core {}, warp {}, lane {})", n, addr, pc, core.id_, wid, lane);
     }
     if (addr < kIoEndAddr) space = AddrSpace::kIo;
-    core.proc_.mem_.store<T>(addr, value);
+    if (core.overlay_ != nullptr) {
+      core.overlay_->store<T>(addr, value);
+    } else {
+      core.proc_.mem_.store<T>(addr, value);
+    }
   }
   if (rec != nullptr) {
     rec->mem = MemKind::kStore;
@@ -561,8 +678,13 @@ uint32_t ExecCtx::amo(uint32_t lane, uint32_t addr, AmoFn op, uint32_t operand) 
     uint32_t nv = op(old, operand);
     std::memcpy(p, &nv, 4);
   } else {
-    old = mem.load<uint32_t>(addr);
-    mem.store<uint32_t>(addr, op(old, operand));
+    if (core.overlay_ != nullptr) {
+      old = core.overlay_->load<uint32_t>(addr);
+      core.overlay_->store<uint32_t>(addr, op(old, operand));
+    } else {
+      old = mem.load<uint32_t>(addr);
+      mem.store<uint32_t>(addr, op(old, operand));
+    }
   }
   if (rec != nullptr) {
     rec->mem = MemKind::kAmo;
@@ -669,7 +791,7 @@ void ExecCtx::branch(uint32_t taken_lanes, uint32_t target) {
     taken = true;
   } else {
     if (core.proc_.cfg_.strict_divergence) {
-      const Decoded& d = core.proc_.decoded(pc);
+      const Decoded& d = core.decoded(pc);
       throw sim_error(ErrorKind::kDivergence,
                       "divergent branch at PC {:#010x} ({}) (core {}, warp {}): lanes {} branch to {:#010x}, "
                       "lanes {} fall through to {:#010x}. Vortex hardware cannot diverge on a plain "

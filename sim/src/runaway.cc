@@ -2,6 +2,7 @@
 #include "runaway.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include <fmt/format.h>
@@ -61,6 +62,29 @@ void RunawayGuard::check(Processor& p, Core& core, uint32_t w, const Decoded& d)
   }
   if (watching_) watch(p, core, w, d);
   update_next(n);
+}
+
+void RunawayGuard::check_epoch(const Processor& p) {
+  const uint64_t n = p.warp_instrs();
+  const bool over_budget = budget_ != 0 && n >= budget_;
+  if (!over_budget && time_limit_s_ <= 0) return;
+  uint32_t core = 0, w = 0;
+  for (uint32_t c = 0; c < p.num_cores(); ++c) {
+    const uint32_t m = p.core(c).active_mask();
+    if (m != 0) {
+      core = c;
+      w = static_cast<uint32_t>(std::countr_zero(m));
+      break;
+    }
+  }
+  const uint32_t pc = p.core(core).warp(w).pc;
+  if (over_budget) {
+    throw sim_error(ErrorKind::kBudget,
+                    "instruction budget of {} warp instructions exhausted (runaway kernel?) at PC "
+                    "{:#010x} (core {}, warp {}); raise it with --budget / VXSIM_BUDGET",
+                    budget_, pc, core, w);
+  }
+  check_clock(p, pc, core, w);
 }
 
 void RunawayGuard::check_clock(const Processor& p, uint32_t pc, uint32_t core, uint32_t w) {

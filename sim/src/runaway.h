@@ -38,6 +38,12 @@ class RunawayGuard {
   /// SimError(kBudget) for an exhausted budget or wall-clock limit, SimError(kRunaway) when the
   /// endless-loop detector proves the kernel cannot finish.
   void check(Processor& p, Core& core, uint32_t w, const Decoded& d);
+  /// The budget and wall-clock checks of a partitioned run, at the end of an epoch
+  /// (Processor::commit_epoch); names the first active warp. The endless-loop detector needs every
+  /// instruction in order and does not run there (the wall-clock limit stops such a kernel).
+  void check_epoch(const Processor& p);
+  /// The detector watches (or starts to at the next instruction) after `instrs` warp instructions.
+  [[nodiscard]] bool needs_every_instruction(uint64_t instrs) const { return watching_ || instrs >= next_probe_; }
 
  private:
   struct Snapshot {

@@ -3,6 +3,13 @@
 
 #include "vxsim/error.h"
 #include "vxsim/memory.h"
+#include "vxsim/host_pool.h"
+#include "vxsim/mem_overlay.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace vxsim {
 namespace {
@@ -51,3 +58,36 @@ TEST(Memory, AclRegionsSplitAndClear) {
 
 }  // namespace
 }  // namespace vxsim
+
+TEST(MemOverlay, LoadsSeeOwnStoresAndCommitMergesInPartitionOrder) {
+  vxsim::Memory mem;
+  mem.write32(0x10000, 0x11111111);
+  vxsim::MemOverlay a(mem), b(mem);
+  a.store<uint32_t>(0x10000, 0xAAAAAAAA);
+  b.store<uint8_t>(0x10001, 0xBB);
+  EXPECT_EQ(a.load<uint32_t>(0x10000), 0xAAAAAAAAu);    // own store
+  EXPECT_EQ(b.load<uint32_t>(0x10000), 0x1111BB11u);    // the epoch's start plus its own byte
+  EXPECT_EQ(mem.read32(0x10000), 0x11111111u);          // nothing committed yet
+  a.commit(mem);
+  b.commit(mem);
+  EXPECT_EQ(mem.read32(0x10000), 0xAAAABBAAu);          // b (later) wins the byte both wrote
+  EXPECT_EQ(a.pages(), 0u);
+  EXPECT_EQ(a.load<uint32_t>(0x10000), 0xAAAABBAAu);    // after the commit: the memory
+}
+
+TEST(HostPool, RunsEveryIndexAndRethrowsTheLowestFailure) {
+  vxsim::HostPool pool(3);
+  std::vector<int> seen(10, 0);
+  pool.run(10, [&](uint32_t i) { seen[i] += 1; });
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 10);
+  try {
+    pool.run(10, [](uint32_t i) {
+      if (i == 7 || i == 4) throw std::runtime_error(std::to_string(i));
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "4");
+  }
+  EXPECT_EQ(vxsim::resolve_host_threads(8, 3), 3u);
+  EXPECT_EQ(vxsim::resolve_host_threads(2, 16), 2u);
+}

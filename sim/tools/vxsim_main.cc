@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--time-limit", cfg.time_limit_s, "stop after this many seconds of wall-clock time (0 = unlimited)")
       ->capture_default_str();
+  app.add_option("--host-threads", cfg.host_threads,
+                 "host threads for a device of several cores (0 = VXSIM_HOST_THREADS, else all of the machine's; "
+                 "capped at the partitions; results do not depend on it)")
+      ->capture_default_str();
   app.add_flag("--no-strict-divergence", no_strict, "let divergent branches follow the highest active lane");
   app.add_flag("--trace", trace, "print a per-warp disassembled instruction trace to stderr");
   vxsim::timing::CliOptions timing;  // --timing, --config, --set, --perf, --signature (sim/timing)

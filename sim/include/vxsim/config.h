@@ -43,6 +43,10 @@ struct Config {
   /// outcome of its highest active lane (thread_last), which is NOT what the hardware does; the
   /// count of such branches is kept in Core::divergent_branches().
   bool strict_divergence = true;
+  /// Host threads of a run on several cores (docs/vxsim.md "Parallel simulation"); 0 = the
+  /// VXSIM_HOST_THREADS variable if set, else the machine's hardware concurrency; always capped at
+  /// the number of partitions. Results do not depend on it.
+  uint32_t host_threads = 0;
 
   /// Total cores (clusters × cores).
   [[nodiscard]] uint32_t total_cores() const { return clusters * cores; }

@@ -29,6 +29,8 @@ namespace vxsim {
 
 class Processor;
 class RunawayGuard;
+class MemOverlay;
+struct DecodedPage;
 
 /// Supplies the values of the MPM counter CSRs 0xB00–0xB1F (low) / 0xB80–0xB9F (high)
 /// (docs/vortex.md §2.2). Index 0 = mcycle, 2 = minstret, 3..31 = class-specific counters.
@@ -111,6 +113,8 @@ class Core {
   void reset(uint32_t pc, uint32_t arg);
   /// Describes the suspended warps (for deadlock messages).
   [[nodiscard]] std::string describe_waits() const;
+  /// The decoded instruction at `pc` (this core's decode cache; cleared by reset()).
+  const Decoded& decoded(uint32_t pc);
 
  private:
   friend struct ExecCtx;
@@ -150,6 +154,13 @@ class Core {
   std::string halt_reason_;
   // LR/SC reservation per lane of each warp (address+1, 0 = none).
   std::vector<uint64_t> reservation_;
+  /// The partition's view of global memory in a partitioned run (Processor::set_partitions), else null.
+  MemOverlay* overlay_ = nullptr;
+  bool gbar_pending_ = false;  ///< arrived at the global barrier; Processor::commit_epoch registers it
+  // Decode cache: page index → decoded words of that page (one per core, so cores decode in parallel).
+  std::unordered_map<uint32_t, std::unique_ptr<DecodedPage>> dcache_;
+  uint32_t last_dpage_index_ = 0xFFFFFFFF;
+  DecodedPage* last_dpage_ = nullptr;
 };
 
 /// Result of a functional run.
@@ -217,6 +228,26 @@ class Processor {
   [[nodiscard]] uint32_t exit_code() const { return mem_.read32(kIoExitCodeAddr); }
   /// Warp instructions executed since reset, over all cores.
   [[nodiscard]] uint64_t warp_instrs() const { return total_instrs_; }
+  [[nodiscard]] bool tracing() const { return trace_ != nullptr; }
+
+  /// Partitioned execution (docs/vxsim.md "Parallel simulation"). `first_cores` lists the first
+  /// core of each partition (contiguous core ranges, ascending from 0); fewer than two partitions
+  /// turn it off. While on, each partition sees global memory through its own MemOverlay, console
+  /// lines and global-barrier arrivals are held back, and budgets are checked by commit_epoch(),
+  /// so partitions may execute concurrently on host threads between two commits.
+  void set_partitions(const std::vector<uint32_t>& first_cores);
+  [[nodiscard]] uint32_t num_partitions() const { return static_cast<uint32_t>(overlays_.size()); }
+  /// Ends an epoch of a partitioned run, in partition order: applies each partition's stores to
+  /// memory, prints the console lines completed in the epoch, registers global-barrier arrivals
+  /// (which may release warps) and checks the instruction budget and the wall-clock limit.
+  void commit_epoch();
+  /// Starts an epoch of a partitioned run. Returns true when the runaway guard must see every
+  /// instruction in this epoch (the endless-loop detector is watching): the partitions must then
+  /// run one after another on one thread, in order, which gives the same result.
+  bool begin_epoch();
+  /// Applies what the partitions stored and printed so far and turns partitioning off (the end of
+  /// a partitioned run, also after a fault).
+  void end_partitions();
 
  private:
   friend class Core;
@@ -225,7 +256,9 @@ class Processor {
   /// (SimX keeps one console buffer per core), so lines of several cores never mix.
   void console_byte(uint32_t core_id, uint32_t offset, uint8_t byte);
   void gbar_arrive(uint32_t cluster, uint32_t core_id, uint32_t count);
-  const Decoded& decoded(uint32_t pc);
+  void run_serial();
+  void run_partitioned();
+  void commit_stores();
 
   Config cfg_;
   Memory mem_;
@@ -245,11 +278,9 @@ class Processor {
   uint32_t image_hi_ = 0;
   // Cluster-level global barrier: per cluster, mask of cores arrived and the expected count.
   std::vector<uint64_t> cluster_gbar_arrived_;
-  // Decode cache: page index → decoded words of that page.
-  struct DecodedPage;
-  std::unordered_map<uint32_t, std::unique_ptr<DecodedPage>> dcache_;
-  uint32_t last_dpage_index_ = 0xFFFFFFFF;
-  DecodedPage* last_dpage_ = nullptr;
+  std::vector<std::unique_ptr<MemOverlay>> overlays_;  ///< per partition; empty = not partitioned
+  std::vector<std::string> console_out_;               ///< per core: lines completed this epoch
+  bool guarded_ = true;  ///< execute() counts total_instrs_ and consults guard_ (off in parallel epochs)
 };
 
 }  // namespace vxsim

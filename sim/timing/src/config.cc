@@ -65,6 +65,8 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("commit_latency", commit_latency, "cycles", "unit result to register file (scoreboard release)"),
     VXSIM_PARAM("clock_mhz", clock_mhz, "MHz", "core clock, used only to turn cycles into seconds"),
     VXSIM_PARAM("max_cycles", max_cycles, "cycles", "runaway guard; 0 = unlimited"),
+    VXSIM_PARAM("epoch_cycles", epoch_cycles, "cycles",
+                "cycles between two synchronisations of the partitions (sockets) of a parallel run"),
     VXSIM_PARAM("latency.alu", lat.alu, "cycles", "ALU, branch, jump"),
     VXSIM_PARAM("latency.mul", lat.mul, "cycles", "MUL/MULH*"),
     VXSIM_PARAM("latency.div", lat.div, "cycles", "DIV/REM* (XLEN+2)"),
@@ -161,6 +163,7 @@ void TimingConfig::validate() const {
   if (warps == 0 || warps > 32) throw vxsynth::make_error("timing config: warps = {} must be 1..32", warps);
   if (threads == 0 || threads > 32) throw vxsynth::make_error("timing config: threads = {} must be 1..32", threads);
   if (ibuf_size == 0 || ibuf_size > 64) throw vxsynth::make_error("timing config: ibuf_size = {} must be 1..64", ibuf_size);
+  if (epoch_cycles == 0) throw vxsynth::make_error("timing config: epoch_cycles must be ≥ 1");
   if (!(clock_mhz > 0.0) || !std::isfinite(clock_mhz)) {
     throw vxsynth::make_error("timing config: clock_mhz = {} must be > 0", clock_mhz);
   }

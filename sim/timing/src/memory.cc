@@ -268,7 +268,39 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
 // ---------------------------------------------------------------------------------------------
 // Hierarchy
 
-MemorySystem::MemorySystem(const TimingConfig& cfg)
+/// A partition's private copy of the shared tail (cluster ports → DRAM) and its request log.
+struct MemorySystem::Tail {
+  struct Request {
+    uint64_t t;
+    uint64_t blk;
+    uint32_t core;
+    uint32_t cluster;
+    bool write;
+  };
+  /// Entry of one cluster's requests into the private tail: records, then forwards.
+  class Recorder final : public MemLevel {
+   public:
+    Recorder(Tail& tail, uint32_t cluster) : tail_(tail), cluster_(cluster) {}
+    uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override {
+      tail_.log.push_back({t, blk, core, cluster_, false});
+      return tail_.ports[cluster_]->read(blk, t, core);
+    }
+    uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override {
+      tail_.log.push_back({t, blk, core, cluster_, true});
+      return tail_.ports[cluster_]->write(blk, t, core);
+    }
+
+   private:
+    Tail& tail_;
+    uint32_t cluster_;
+  };
+  std::unique_ptr<Dram> dram;
+  std::vector<std::unique_ptr<Port>> ports;
+  std::vector<std::unique_ptr<Recorder>> entries;
+  std::vector<Request> log;
+};
+
+MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores)
     : block_(cfg.dram.block), socket_size_(cfg.eff_socket_size()), cores_per_cluster_(cfg.cores) {
   const uint32_t ncores = cfg.total_cores();
   dram_ = std::make_unique<Dram>(cfg.dram);
@@ -277,17 +309,61 @@ MemorySystem::MemorySystem(const TimingConfig& cfg)
     l3_ = std::make_unique<Cache>(cfg.l3, cfg.l3.banks, ncores, below);
     below = l3_.get();
   }
+  for (uint32_t c = 0; c < cfg.clusters; ++c) cluster_ports_.push_back(std::make_unique<Port>(cfg.cluster_port, below));
+  // Where a cluster's requests enter the shared tail, seen from the partition of core `core`.
+  auto entry = [&](uint32_t core, uint32_t cluster) -> MemLevel* {
+    if (tails_.empty()) return cluster_ports_[cluster].get();
+    const auto part = static_cast<std::size_t>(std::upper_bound(first_cores.begin(), first_cores.end(), core) -
+                                               first_cores.begin() - 1);
+    return tails_[part]->entries[cluster].get();
+  };
+  if (first_cores.size() > 1) {
+    for (std::size_t p = 0; p < first_cores.size(); ++p) {
+      auto tail = std::make_unique<Tail>();
+      tail->dram = std::make_unique<Dram>(cfg.dram);
+      for (uint32_t c = 0; c < cfg.clusters; ++c) {
+        tail->ports.push_back(std::make_unique<Port>(cfg.cluster_port, tail->dram.get()));
+        tail->entries.push_back(std::make_unique<Tail::Recorder>(*tail, c));
+      }
+      tails_.push_back(std::move(tail));
+    }
+  }
   for (uint32_t c = 0; c < cfg.clusters; ++c) {
-    cluster_ports_.push_back(std::make_unique<Port>(cfg.cluster_port, below));
-    if (cfg.l2.enabled) l2_.push_back(std::make_unique<Cache>(cfg.l2, cfg.l2.banks, ncores, cluster_ports_.back().get()));
+    if (cfg.l2.enabled) l2_.push_back(std::make_unique<Cache>(cfg.l2, cfg.l2.banks, ncores, entry(c * cfg.cores, c)));
   }
   const uint32_t sockets = (ncores + socket_size_ - 1) / socket_size_;
   for (uint32_t s = 0; s < sockets; ++s) {
     const uint32_t cluster = (s * socket_size_) / cores_per_cluster_;
-    MemLevel* next = l2_.empty() ? static_cast<MemLevel*>(cluster_ports_[cluster].get()) : l2_[cluster].get();
+    MemLevel* next = l2_.empty() ? entry(s * socket_size_, cluster) : l2_[cluster].get();
     socket_ports_.push_back(std::make_unique<Port>(cfg.socket_port, next));
     icaches_.push_back(std::make_unique<Cache>(cfg.icache, cfg.icache.banks, ncores, socket_ports_.back().get()));
     dcaches_.push_back(std::make_unique<Cache>(cfg.dcache, cfg.eff_dcache_banks(), ncores, socket_ports_.back().get()));
+  }
+}
+
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::begin_epoch(uint32_t part) {
+  if (tails_.empty()) return;
+  Tail& t = *tails_[part];
+  *t.dram = *dram_;
+  for (std::size_t c = 0; c < t.ports.size(); ++c) t.ports[c]->copy_state(*cluster_ports_[c]);
+  t.log.clear();
+}
+
+void MemorySystem::end_epoch() {
+  if (tails_.empty()) return;
+  std::vector<Tail::Request> all;
+  for (const auto& t : tails_) all.insert(all.end(), t->log.begin(), t->log.end());
+  // Partition order, then each partition's own order, is kept among requests of the same cycle.
+  std::stable_sort(all.begin(), all.end(), [](const Tail::Request& a, const Tail::Request& b) { return a.t < b.t; });
+  for (const Tail::Request& r : all) {
+    Port& port = *cluster_ports_[r.cluster];
+    if (r.write) {
+      (void)port.write(r.blk, r.t, r.core);
+    } else {
+      (void)port.read(r.blk, r.t, r.core);
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include "vxsim/timing/simulator.h"
 
+#include "vxsim/host_pool.h"
+
 namespace vxsim::timing {
 
 TimingConfig timing_config_for(const vxsim::Config& functional, TimingConfig base) {
@@ -19,6 +21,19 @@ class TimingSimulator::Device final : public FunctionalDevice {
   bool warp_ready(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_ready(warp); }
   ExecutedInstr step(uint32_t core, uint32_t warp) override { return p_.core(core).step(warp); }
   void check_deadlock() const override { p_.check_deadlock(); }
+  void set_partitions(const std::vector<uint32_t>& first_cores) override {
+    if (first_cores.empty()) {
+      p_.end_partitions();
+    } else {
+      p_.set_partitions(first_cores);
+    }
+  }
+  void commit_epoch() override { p_.commit_epoch(); }
+  bool begin_epoch() override { return p_.begin_epoch(); }
+  uint32_t host_threads(uint32_t partitions) const override {
+    // The trace is one stream in execution order: keep it on one thread.
+    return p_.tracing() ? 1 : resolve_host_threads(p_.config().host_threads, partitions);
+  }
 
  private:
   vxsim::Processor& p_;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "vxsim/error.h"
+#include "vxsim/host_pool.h"
 #include "vxsynth/common/error.h"
 
 namespace vxsim::timing {
@@ -71,6 +72,9 @@ struct Warp {
 
 struct TimingModel::Core {
   uint32_t id = 0;
+  uint32_t part_first = 0;  ///< the core's partition: cores [part_first, part_end)
+  uint32_t part_end = 0;
+  uint64_t now = 0;         ///< the cycle this core is at (a partition runs ahead of the others in an epoch)
   std::vector<Warp> warps;
   uint32_t active_mask = 0;
   uint32_t ready_mask = 0;
@@ -105,6 +109,12 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   set(UnitClass::kSfuWctl, l.sfu);
   set(UnitClass::kSfuCsr, l.csr);
   set(UnitClass::kTcu, l.tcu);
+  const uint32_t ss = cfg_.eff_socket_size();
+  if (!cfg_.l3.enabled && cfg_.cores % ss == 0) {
+    const uint32_t unit = cfg_.l2.enabled ? cfg_.cores : ss;
+    for (uint32_t c = 0; c < cfg_.total_cores(); c += unit) partitions_.push_back(c);
+  }
+  if (partitions_.size() < 2) partitions_.assign(1, 0);
   reset();
 }
 
@@ -121,11 +131,15 @@ uint32_t TimingModel::unit_block(uint32_t warp, UnitGroup g) const {
 }
 
 void TimingModel::reset() {
-  mem_ = std::make_unique<MemorySystem>(cfg_);
+  mem_ = std::make_unique<MemorySystem>(cfg_, partitions_);
   cores_.clear();
   for (uint32_t c = 0; c < cfg_.total_cores(); ++c) {
     auto core = std::make_unique<Core>();
     core->id = c;
+    const auto p = std::upper_bound(partitions_.begin(), partitions_.end(), c) - partitions_.begin();
+    core->part_first = partitions_[static_cast<std::size_t>(p - 1)];
+    core->part_end = static_cast<std::size_t>(p) < partitions_.size() ? partitions_[static_cast<std::size_t>(p)]
+                                                                      : cfg_.total_cores();
     core->warps.resize(cfg_.warps);
     for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
     core->rr.assign(issue_width_, 0);
@@ -151,9 +165,11 @@ void TimingModel::refresh_warp(Core& core, uint32_t w) {
   }
 }
 
-void TimingModel::refresh_all() {
-  for (auto& core : cores_) {
-    for (uint32_t w = 0; w < cfg_.warps; ++w) refresh_warp(*core, w);
+void TimingModel::refresh_all() { refresh_cores(0, cfg_.total_cores()); }
+
+void TimingModel::refresh_cores(uint32_t first, uint32_t end) {
+  for (uint32_t c = first; c < end; ++c) {
+    for (uint32_t w = 0; w < cfg_.warps; ++w) refresh_warp(*cores_[c], w);
   }
 }
 
@@ -164,7 +180,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
   Cache& ic = mem_->icache(core.id);
-  const uint64_t request = now_ + cfg_.fetch_latency;
+  const uint64_t request = core.now + cfg_.fetch_latency;
   uint64_t fetched = ic.read(in.pc / mem_->block_bytes(), request, core.id);
   ++c.ifetches;
   c.ifetch_latency += fetched - request;
@@ -203,9 +219,10 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   if (in.warp_stalled) ++c.barriers;
   core.did_work = true;
 
-  // Only warp control can change other warps' state (TMC, WSPAWN, BAR release, also across cores).
+  // Only warp control can change other warps' state (TMC, WSPAWN, BAR release, also across the
+  // cores of the partition; across partitions only commit_epoch() does, and run refreshes after it).
   if (in.unit == UnitClass::kSfuWctl) {
-    refresh_all();
+    refresh_cores(core.part_first, core.part_end);
   } else {
     refresh_warp(core, w);
   }
@@ -217,7 +234,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   warp.head = (warp.head + 1) % cfg_.ibuf_size;
   if (--warp.count == 0) core.nonempty &= ~(1u << w);
   CoreCounters& c = core.ctr;
-  const uint64_t t = now_;
+  const uint64_t t = core.now;
   const UnitGroup g = unit_group(s.unit);
   const auto gi = static_cast<std::size_t>(g);
   ++c.warp_instrs;
@@ -319,7 +336,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
 }
 
 bool TimingModel::tick_core(Core& core) {
-  const uint64_t t = now_;
+  const uint64_t t = core.now;
   core.did_work = false;
   CycleDelta d;
   d.active_warps = core.active_count;
@@ -412,7 +429,7 @@ bool TimingModel::tick_core(Core& core) {
 }
 
 uint64_t TimingModel::next_event(const Core& core) const {
-  const uint64_t t = now_;
+  const uint64_t t = core.now;
   uint64_t next = kNever;
   auto consider = [&](uint64_t v) {
     if (v > t && v < next) next = v;
@@ -436,15 +453,33 @@ uint64_t TimingModel::next_event(const Core& core) const {
   return next;
 }
 
+bool TimingModel::busy(const Core& core) const { return core.active_mask != 0 || core.nonempty != 0; }
+
 uint64_t TimingModel::run() {
   reset();
   refresh_all();
+  if (partitions_.size() < 2) return run_serial();
+  dev_.set_partitions(partitions_);
+  try {
+    const uint64_t end = run_partitioned();
+    dev_.set_partitions({});
+    return end;
+  } catch (...) {
+    dev_.set_partitions({});
+    throw;
+  }
+}
+
+uint64_t TimingModel::run_serial() {
   while (true) {
     bool any = false;
-    for (auto& core : cores_) any = tick_core(*core) || any;
-    bool busy = false;
-    for (auto& core : cores_) busy = busy || core->active_mask != 0 || core->nonempty != 0;
-    if (!busy) break;
+    for (auto& core : cores_) {
+      core->now = now_;
+      any = tick_core(*core) || any;
+    }
+    bool is_busy = false;
+    for (auto& core : cores_) is_busy = is_busy || busy(*core);
+    if (!is_busy) break;
     uint64_t next = now_ + 1;
     if (!any) {
       next = kNever;
@@ -478,6 +513,91 @@ uint64_t TimingModel::run() {
   return end;
 }
 
+/// What one partition did in an epoch.
+struct TimingModel::PartRun {
+  bool worked = false;   ///< some core scheduled or issued
+  bool finished = false; ///< no core of the partition is busy any more
+  uint64_t finish = 0;   ///< the cycle after the partition's last busy cycle
+};
+
+void TimingModel::run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st) {
+  const uint32_t first = partitions_[part];
+  const uint32_t end = part + 1 < partitions_.size() ? partitions_[part + 1] : cfg_.total_cores();
+  st.worked = false;
+  uint64_t t = from;
+  while (t < to) {
+    bool any = false;
+    bool is_busy = false;
+    for (uint32_t c = first; c < end; ++c) {
+      cores_[c]->now = t;
+      any = tick_core(*cores_[c]) || any;
+      is_busy = is_busy || busy(*cores_[c]);
+    }
+    st.worked = st.worked || any;
+    if (!is_busy && !st.finished) {
+      st.finished = true;
+      st.finish = t + 1;
+    }
+    uint64_t next = t + 1;
+    if (!any) {
+      next = kNever;
+      for (uint32_t c = first; c < end; ++c) next = std::min(next, next_event(*cores_[c]));
+      next = std::min(next, to);  // nothing until the epoch ends: skip to it
+      for (uint32_t c = first; c < end; ++c) apply(cores_[c]->ctr, cores_[c]->delta, next - t - 1);
+    }
+    t = next;
+  }
+  for (uint32_t c = first; c < end; ++c) cores_[c]->now = to;
+}
+
+uint64_t TimingModel::run_partitioned() {
+  const auto np = static_cast<uint32_t>(partitions_.size());
+  HostPool pool(dev_.host_threads(np));
+  std::vector<PartRun> runs(np);
+  uint32_t idle_epochs = 0;
+  for (uint64_t from = 0;; from += cfg_.epoch_cycles) {
+    const uint64_t to = from + cfg_.epoch_cycles;
+    const bool serial = dev_.begin_epoch();
+    pool.run(np, [&](uint32_t p) {
+      mem_->begin_epoch(p);
+      run_part(p, from, to, runs[p]);
+    }, serial);
+    now_ = to;
+    dev_.commit_epoch();
+    mem_->end_epoch();
+    refresh_all();  // a global barrier released in commit_epoch() readies warps of other partitions
+    bool is_busy = false;
+    bool worked = false;
+    for (auto& core : cores_) is_busy = is_busy || busy(*core);
+    for (const PartRun& r : runs) worked = worked || r.worked;
+    if (!is_busy) break;
+    idle_epochs = worked ? 0 : idle_epochs + 1;
+    if (idle_epochs >= 2) {  // an epoch after the commit that could release a barrier did nothing either
+      uint64_t next = kNever;
+      for (auto& core : cores_) next = std::min(next, next_event(*core));
+      if (next == kNever) {
+        dev_.check_deadlock();
+        throw sim_error(ErrorKind::kDeadlock,
+                        "timing: deadlock at cycle {}: active warps that can never proceed (all stalled)", to);
+      }
+    }
+    if (cfg_.max_cycles != 0 && to > cfg_.max_cycles) {
+      throw sim_error(ErrorKind::kBudget,
+                      "cycle limit of {} cycles exceeded (runaway kernel?); raise it with --set max_cycles=N "
+                      "(0 = none)",
+                      cfg_.max_cycles);
+    }
+  }
+  uint64_t end = 1;
+  for (const PartRun& r : runs) end = std::max(end, r.finish);
+  for (auto& core : cores_) {
+    core->ctr.cycles = core->last_done + 1;
+    end = std::max(end, core->last_done + 1);
+  }
+  now_ = end;
+  return end;
+}
+
 DeviceCounters TimingModel::counters() const {
   DeviceCounters d;
   for (const auto& core : cores_) {
@@ -500,7 +620,7 @@ uint64_t TimingModel::mpm_value(uint32_t core_id, uint32_t index, MpmClass cls) 
   if (core_id >= cores_.size() || index >= 32) return 0;
   const Core& core = *cores_[core_id];
   const CoreCounters& c = core.ctr;
-  if (index == 0) return c.cycles != 0 ? c.cycles : now_;  // MCYCLE
+  if (index == 0) return c.cycles != 0 ? c.cycles : core.now;  // MCYCLE
   if (index == 2) return c.thread_instrs;                   // MINSTRET (thread instructions, §12)
   if (cls == MpmClass::kCore) {
     switch (index) {

@@ -100,6 +100,11 @@ struct TimingConfig {
   uint32_t commit_latency = 1;  ///< cycles from a unit's result to the register file (scoreboard release)
   double clock_mhz = 400.0;    ///< core clock for byte/s metrics ([N] PLATFORM_CLOCK_RATE=400)
   uint64_t max_cycles = 0;     ///< runaway guard; 0 = unlimited
+  /// Cycles of one epoch of a partitioned run (docs/vxsim.md "Parallel simulation"): partitions
+  /// see each other's memory traffic, stores and global-barrier arrivals at epoch ends. Not a SimX
+  /// parameter; 1024 keeps the lag well below a kernel's run time while the host threads
+  /// synchronise rarely. Does not matter with one partition.
+  uint32_t epoch_cycles = 1024;
 
   LatencyParams lat;
   CacheParams icache;

@@ -57,6 +57,8 @@ class Port final : public MemLevel {
   Port(const PortParams& p, MemLevel* next) : p_(p), next_(next) {}
   uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override;
   uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
+  /// Takes over `o`'s occupancy (a partition's private copy at an epoch's start).
+  void copy_state(const Port& o) { free_ = o.free_; }
 
  private:
   uint64_t pass(uint64_t t);
@@ -127,9 +129,23 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
 
 /// The device's memory hierarchy: L1 I/D per socket → socket port → L2 per cluster (optional) →
 /// cluster port → L3 (optional) → DRAM.
+///
+/// Partitioned (docs/vxsim.md "Parallel simulation"): `first_cores` names the first core of each
+/// partition (whole sockets, or whole clusters when the L2 is on; no L3). What lies above the
+/// cluster ports belongs to one partition; the cluster ports and the DRAM are shared. During an
+/// epoch each partition sends its requests to a private copy of that shared tail, taken from the
+/// committed state at the epoch's start (begin_epoch), so it sees its own contention at once and
+/// the other partitions' from the next epoch on; end_epoch() replays every partition's requests of
+/// the epoch on the committed tail in (cycle, partition, order) order. The committed tail's
+/// counters are the device's. With one partition there is no copy and no replay.
 class MemorySystem {
  public:
-  explicit MemorySystem(const TimingConfig& cfg);
+  MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores = {});
+  ~MemorySystem();
+  /// Copies the committed shared tail into partition `part`'s view (call from its own thread).
+  void begin_epoch(uint32_t part);
+  /// Replays the epoch's requests of all partitions on the committed tail (serially).
+  void end_epoch();
   [[nodiscard]] Cache& icache(uint32_t core) { return *icaches_[core / socket_size_]; }
   [[nodiscard]] Cache& dcache(uint32_t core) { return *dcaches_[core / socket_size_]; }
   /// The first level below the L1s for `core` (L2, L3 or DRAM): where AMOs go.
@@ -152,6 +168,8 @@ class MemorySystem {
   std::vector<std::unique_ptr<Port>> socket_ports_;
   std::vector<std::unique_ptr<Cache>> icaches_;
   std::vector<std::unique_ptr<Cache>> dcaches_;
+  struct Tail;
+  std::vector<std::unique_ptr<Tail>> tails_;  ///< per partition; empty with one partition
 };
 
 }  // namespace vxsim::timing

@@ -47,6 +47,15 @@ class FunctionalDevice {
   /// Called when no warp can ever proceed; may throw a more specific SimError(kDeadlock) naming
   /// the waits. If it returns, the timing model throws its own.
   virtual void check_deadlock() const {}
+  /// Partitioned runs (docs/vxsim.md "Parallel simulation"): the partitions' first cores, set
+  /// before the run and cleared ({}) after it; then, after every epoch, commit_epoch() merges what
+  /// the partitions did to shared functional state (memory, console, global barriers, budgets).
+  virtual void set_partitions(const std::vector<uint32_t>& /*first_cores*/) {}
+  virtual void commit_epoch() {}
+  /// Starts an epoch; true = run the partitions one after another on one thread this time.
+  virtual bool begin_epoch() { return false; }
+  /// Host threads to use for `partitions` partitions (results do not depend on it).
+  [[nodiscard]] virtual uint32_t host_threads(uint32_t /*partitions*/) const { return 1; }
 };
 
 /// MPM counter classes held in DCR 0x005 (docs/vortex.md §2.2).
@@ -78,6 +87,11 @@ class TimingModel {
   /// 64-bit value of MPM slot `index` (0..31) for `core` and `cls`.
   [[nodiscard]] uint64_t mpm_value(uint32_t core, uint32_t index, MpmClass cls) const;
 
+  /// First core of each partition the model simulates independently between two epoch ends: whole
+  /// sockets (whole clusters with the L2 on); one partition with the L3 on or when sockets do not
+  /// divide the clusters. With one partition the model is the cycle-by-cycle loop above.
+  [[nodiscard]] const std::vector<uint32_t>& partitions() const { return partitions_; }
+
   /// Snapshot of all counters (per core, L2 per cluster, L3, DRAM).
   [[nodiscard]] DeviceCounters counters() const;
   [[nodiscard]] const TimingConfig& config() const { return cfg_; }
@@ -85,11 +99,17 @@ class TimingModel {
  private:
   struct Core;
   void reset();
+  uint64_t run_serial();
+  uint64_t run_partitioned();
+  struct PartRun;
+  void run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st);
+  [[nodiscard]] bool busy(const Core& core) const;
   bool tick_core(Core& core);
   void schedule(Core& core, uint32_t warp);
   void issue(Core& core, uint32_t warp);
   void refresh_warp(Core& core, uint32_t warp);
   void refresh_all();
+  void refresh_cores(uint32_t first, uint32_t end);
   [[nodiscard]] uint64_t next_event(const Core& core) const;
   [[nodiscard]] uint32_t latency(UnitClass u) const;
   [[nodiscard]] uint32_t unit_block(uint32_t warp, UnitGroup g) const;
@@ -98,6 +118,7 @@ class TimingModel {
   FunctionalDevice& dev_;
   std::unique_ptr<MemorySystem> mem_;
   std::vector<std::unique_ptr<Core>> cores_;
+  std::vector<uint32_t> partitions_;  ///< first core of each partition
   uint64_t now_ = 0;
   uint32_t simd_ = 1;
   uint32_t issue_width_ = 1;
