@@ -11,6 +11,7 @@ packages=(
   libssl-dev  # refine: SHA-256 of candidate sources (OpenSSL EVP)
   zlib1g-dev
   clang libclang-rt-14-dev  # scripts/fuzz-decoder.sh: libFuzzer target of the vxsim decoder
+  slurm-wlm munge  # suite --executor slurm: the suite test starts a single-node Slurm (docs/suite.md)
 )
 missing=()
 for p in "${packages[@]}"; do

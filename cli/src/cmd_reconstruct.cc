@@ -40,14 +40,6 @@ struct Options {
   double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
 };
 
-// <build>/sdk next to <build>/cli/vxsynth, the layout of a vxsynth build tree.
-fs::path default_sdk_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return exe.parent_path().parent_path() / "sdk";
-}
-
 // True when an executable named `name` is found on PATH (as execvp would find it).
 bool on_path(const std::string& name) {
   const char* path = std::getenv("PATH");

@@ -8,6 +8,16 @@
 
 namespace vxsynth::cli {
 
+std::filesystem::path self_executable() {
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec);
+}
+
+std::filesystem::path default_sdk_dir() {
+  const std::filesystem::path exe = self_executable();
+  return exe.empty() ? exe : exe.parent_path().parent_path() / "sdk";
+}
+
 std::string format_metric(core::MetricId id, const std::optional<double>& v) {
   if (!v) return "NA";
   const core::MetricDef& m = core::metric_def(id);
@@ -17,21 +27,6 @@ std::string format_metric(core::MetricId id, const std::optional<double>& v) {
     case core::Transform::kLogRatio: return fmt::format("{:.4g} {}", *v, m.unit);
   }
   return "?";
-}
-
-std::string shape_string(const core::ReferenceContext& c) {
-  if (c.gemm) {
-    const auto& g = *c.gemm;
-    return g.batch > 1 ? fmt::format("B={} M={} N={} K={}", g.batch, g.m, g.n, g.k)
-                       : fmt::format("M={} N={} K={}", g.m, g.n, g.k);
-  }
-  if (c.conv) {
-    const auto& v = *c.conv;
-    return fmt::format("N={} C={} H={} W={} K={} R={} S={} s={},{} p={},{} d={},{} g={}", v.n, v.c, v.h, v.w, v.k,
-                       v.r, v.s, v.stride[0], v.stride[1], v.pad[0], v.pad[1], v.dilation[0], v.dilation[1],
-                       v.groups);
-  }
-  return "-";
 }
 
 namespace {

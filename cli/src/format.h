@@ -1,6 +1,7 @@
 #pragma once
 // Shared text formatting for the cli subcommands.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -9,11 +10,17 @@
 
 namespace vxsynth::cli {
 
+/// This executable (/proc/self/exe); empty when it cannot be read.
+std::filesystem::path self_executable();
+
+/// <build>/sdk next to <build>/cli/vxsynth, the layout of a vxsynth build tree (the SDK's sdk.mk).
+std::filesystem::path default_sdk_dir();
+
 /// A metric value in its table unit ("12.50 %", "1.23e+12 byte/s", "0.998"); "NA" for nullopt.
 std::string format_metric(core::MetricId id, const std::optional<double>& v);
 
-/// The context's shape: "M=4096 N=4096 K=4096", "B=8 M=… ", "N=1 C=64 H=56 W=56 K=64 R=3 S=3 s=1,1 p=1,1 d=1,1 g=1"; "-" if none.
-std::string shape_string(const core::ReferenceContext& c);
+/// The context's shape (core::shape_string: "M=4096 N=4096 K=4096", "B=8 M=… ", "N=1 C=64 … g=1"; "-" if none).
+using core::shape_string;
 
 /// `s` cut to at most `width` characters, ending in "..." when it was longer. The cut falls between
 /// tokens (after "<", ",", " ", "(" …), never inside an identifier or a number, unless no token

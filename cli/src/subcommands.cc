@@ -20,6 +20,16 @@ constexpr Subcommand kSubcommands[] = {
     {"reconstruct", "Reconstruct a reference kernel: seed, revisions (retain iff D drops by > 0.005), locked benchmark",
      &setup_reconstruct},
 #endif
+#ifdef VXSYNTH_HAVE_SUITE  // suite/ in the tree
+    {"suite build", "Build a benchmark suite from bundles: top operator kernels per workload, reconstructed in parallel",
+     &setup_suite_build},
+    {"suite job", "Build one kernel of a suite (what an executor runs; resumes or skips by itself)", &setup_suite_job},
+    {"suite collect", "Index a suite's built benchmarks: suite.json, SUITE.md, validation tensors, Makefile, manifest",
+     &setup_suite_collect},
+    {"suite check", "Check a suite: schema, manifest hashes, benchmark files, validation tensors", &setup_suite_check},
+    {"suite run", "Build and run every benchmark of a suite on vxsim; PASSED, output check, cycles, IPC, D to a CSV",
+     &setup_suite_run},
+#endif
 };
 
 }  // namespace

@@ -292,6 +292,21 @@ int64_t ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 
 }  // namespace
 
+std::string shape_string(const ReferenceContext& c) {
+  if (c.gemm) {
+    const auto& g = *c.gemm;
+    return g.batch > 1 ? fmt::format("B={} M={} N={} K={}", g.batch, g.m, g.n, g.k)
+                       : fmt::format("M={} N={} K={}", g.m, g.n, g.k);
+  }
+  if (c.conv) {
+    const auto& v = *c.conv;
+    return fmt::format("N={} C={} H={} W={} K={} R={} S={} s={},{} p={},{} d={},{} g={}", v.n, v.c, v.h, v.w, v.k,
+                       v.r, v.s, v.stride[0], v.stride[1], v.pad[0], v.pad[1], v.dilation[0], v.dilation[1],
+                       v.groups);
+  }
+  return "-";
+}
+
 std::string_view to_string(OpKind v) { return name_of(kOpNames, v); }
 std::string_view to_string(EngineClass v) { return name_of(kEngineNames, v); }
 std::string_view to_string(DType v) { return name_of(kDTypeNames, v); }

@@ -1,4 +1,5 @@
 #include "candidate_steps.h"
+#include "vxsynth/refine/backends.h"
 
 #include <fmt/format.h>
 
@@ -14,6 +15,10 @@ namespace vxsynth::refine {
 
 namespace fs = std::filesystem;
 
+uint64_t check_input_seed(uint64_t run_seed, int revision) {
+  return run_seed * 1000003ULL + static_cast<uint64_t>(revision);
+}
+
 CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req) {
   CandidateData d;
   d.op = check::op_spec_from_context(*req.context);
@@ -22,7 +27,7 @@ CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req
   d.dir = candidate_dir / kDataDir;
   fs::create_directories(d.dir);
   const auto inputs =
-      check::generate_inputs(d.op, d.path, req.seed * 1000003ULL + static_cast<uint64_t>(req.revision));
+      check::generate_inputs(d.op, d.path, check_input_seed(req.seed, req.revision));
   check::write_inputs(d.dir, inputs, d.path);
   d.reference = check::reference_forward(d.op, check::values_of(inputs));
   check::write_tensor_file(d.dir / "ref_output.bin", d.reference, d.ftype);

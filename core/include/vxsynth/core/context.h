@@ -90,6 +90,9 @@ struct ReferenceContext {
 [[nodiscard]] std::string_view to_string(OpKind v);
 [[nodiscard]] std::string_view to_string(EngineClass v);
 [[nodiscard]] std::string_view to_string(DType v);
+/// The operator's shape in one line: "M=100 N=512 K=512", "B=8 M=51 N=256 K=867" (batch > 1), or
+/// "N=1 C=512 H=15 W=20 K=512 R=3 S=3 s=1,1 p=1,1 d=1,1 g=1" for a convolution; "-" for neither.
+[[nodiscard]] std::string shape_string(const ReferenceContext& c);
 /// Inverses of to_string; nullopt for an unknown name.
 [[nodiscard]] std::optional<OpKind> op_kind_from_string(std::string_view s);
 [[nodiscard]] std::optional<EngineClass> engine_from_string(std::string_view s);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the VX-Robotics suite on a lent GPU machine in one call (docs/suite.md): unpacks the pack of
+# scripts/device-pack.sh (scripts/device-env.sh), then `vxsynth suite build` over the three
+# workloads' bundles, CUDA-first (--profile ncu), every kernel in parallel (-j, CPU work: nvcc, riscv
+# gcc, vxsim) with ncu serialised through the suite's GPU lock, under a wall-clock guard. When the
+# guard fires, the build is stopped (its jobs die with it), what finished is collected, and the
+# archive is written all the same; the next call continues it (--resume) when OUT_DIR/SUITE_NAME
+# is carried back.
+#
+# Usage (repository root, on the GPU machine):
+#   scripts/device-suite.sh OUT_DIR [extra `vxsynth suite build` arguments, e.g. --kernel act:k4]
+# Environment: BUDGET (12), JOBS (16), PROFILE (ncu; vxsim tests the script on a machine without a
+#   GPU), WORKLOADS ("act diffusion_policy pi0": data/references/h200/<w>/bundle.json), SUITE_NAME
+#   (vx-robotics-h200), WALL (s before the guard stops the build, 540: the device tool allows 600 per
+#   command), RUN_TIMEOUT (s per candidate run, 300), TARBALL (default $OUT/suite.tgz when $OUT is
+#   set), VXDEV_TARBALL (.devcarry/vxdev.tar.xz).
+# Writes OUT_DIR/SUITE_NAME (the suite), OUT_DIR/provenance.txt, OUT_DIR/build.log, OUT_DIR/check.log.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+(($# >= 1)) || { echo "usage: scripts/device-suite.sh OUT_DIR [suite build arguments...]" >&2; exit 2; }
+out=$1
+shift
+profile=${PROFILE:-ncu}
+name=${SUITE_NAME:-vx-robotics-h200}
+bundles=()
+for w in ${WORKLOADS:-act diffusion_policy pi0}; do
+  b=$repo/data/references/h200/$w/bundle.json
+  [ -f "$b" ] || { echo "device-suite: no bundle $b" >&2; exit 2; }
+  bundles+=("$b")
+done
+if [ "$profile" = ncu ]; then command -v ncu >/dev/null || export PATH=/usr/local/cuda/bin:$PATH; fi
+if [ "$profile" = ncu ] && ! command -v ncu >/dev/null; then echo "device-suite: ncu not found" >&2; exit 2; fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+tarball=${TARBALL:-${OUT:+$OUT/suite.tgz}}
+source "$repo/scripts/device-env.sh"
+vx=$dev/bin/vxsynth
+
+{
+  echo "date_utc: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(hostname), $(nproc) CPUs"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null || echo "gpu: none"
+  (nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null || echo "nvcc: none") | tail -2
+  (ncu --version 2>/dev/null || echo "ncu: none") | tail -1
+  echo "host c++: $("$host_cxx" --version | head -1)"
+  echo "checkout .git HEAD (may lag the copied files): $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
+  cat "$dev/PACKED"
+  echo "command: scripts/device-suite.sh OUT $* (BUDGET=${BUDGET:-12} JOBS=${JOBS:-16} PROFILE=$profile WALL=${WALL:-540})"
+} > "$out/provenance.txt"
+
+# The archive: the suite without tensors, ncu reports, binaries or disassembly (validation/
+# keeps the tensors' SHA-256 and seeds); also written when the guard stops the build.
+archive() {
+  [ -n "$tarball" ] || return 0
+  tar -C "$out" --exclude='*.bin' --exclude='*.ncu-rep' --exclude='kernel.dump' --exclude='*.elf' \
+    --exclude='*.vxbin' --exclude='*.o' --exclude='vxs_standalone' --exclude='vxs_candidate' --exclude='main' \
+    -czf "$tarball" "$name" provenance.txt build.log check.log
+  echo "archive: $tarball ($(du -h "$tarball" | cut -f1))"
+}
+
+resume=()
+[ -f "$out/$name/plan.json" ] && resume=(--resume)
+start=$(date +%s)
+set +e
+timeout -s TERM -k 20 "${WALL:-540}" "$vx" suite build "${bundles[@]}" -o "$out/$name" --profile "$profile" \
+  --budget "${BUDGET:-12}" -j "${JOBS:-16}" --sdk "$dev/sdk" --run-timeout "${RUN_TIMEOUT:-300}" "${resume[@]}" "$@" \
+  > "$out/build.log" 2>&1
+status=$?
+set -e
+echo "suite build: exit $status after $(($(date +%s) - start)) s wall (log: $out/build.log)" | tee -a "$out/build.log"
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "device-suite: the wall-clock guard (${WALL:-540} s) stopped the build; collecting what finished" | tee -a "$out/build.log"
+  "$vx" suite collect "$out/$name" >> "$out/build.log" 2>&1 || true
+fi
+"$vx" suite check "$out/$name" > "$out/check.log" 2>&1 || true
+tail -1 "$out/check.log"
+[ -f "$out/$name/SUITE.md" ] && sed -n '1,60p' "$out/$name/SUITE.md"
+archive
+exit "$status"

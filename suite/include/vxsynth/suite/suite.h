@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// `vxsynth suite build|job|collect|check|run` (docs/suite.md): from reference bundles to a
+/// validated, runnable benchmark suite (paper §4.1, Table 6).
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "vxsynth/suite/executor.h"
+#include "vxsynth/suite/plan.h"
+
+namespace vxsynth::suite {
+
+inline constexpr const char* kSuiteSchema = "vxsynth.suite";
+inline constexpr int kSuiteVersion = 1;
+inline constexpr const char* kSuiteFile = "suite.json";
+inline constexpr const char* kManifestFile = "manifest.json";
+
+/// Tools a suite step runs.
+struct Tools {
+  std::filesystem::path vxsynth;   ///< the vxsynth executable the jobs run (`reconstruct`, `suite job`)
+  std::filesystem::path sdk;       ///< directory holding sdk.mk
+  std::string ncu = "ncu";         ///< Nsight Compute (--profile ncu), wrapped in the GPU lock
+};
+
+struct BuildOptions {
+  std::vector<std::filesystem::path> bundles;
+  std::filesystem::path out;
+  PlanOptions plan;
+  std::string executor = "local";
+  ExecutorOptions exec;
+  bool resume = false;
+  double build_timeout_s = 300, run_timeout_s = 600;  ///< reconstruct's sandbox limits
+};
+
+/// Plans (or, with `resume`, re-reads and compares the plan), copies the bundles into
+/// SUITE/references/, writes the GPU lock wrapper, and hands the unfinished kernels' jobs and the
+/// collect step to the executor. Returns the process exit status: 0 every benchmark built and
+/// collected, 1 some job failed (the suite lists it), 2 is thrown as vxsynth::Error (bad input, an
+/// -o that is not a suite, a plan that differs on resume).
+int build(const BuildOptions& options, const Tools& tools);
+
+/// One kernel of the suite (`vxsynth suite job SUITE NAME`, what an executor runs): nothing when its
+/// benchmark is complete, `reconstruct --resume` when its record holds revisions, else a new
+/// reconstruct run. Writes SUITE/.suite/logs/NAME.log and SUITE/.suite/jobs/NAME.json
+/// (`exit`, `status`, `wall_s`, `command`, `finished_utc`). Returns reconstruct's exit status
+/// (3, "agent failed on every revision", is a built benchmark and returns 0).
+int job(const std::filesystem::path& suite_dir, const std::string& name, const Tools& tools,
+        double build_timeout_s, double run_timeout_s);
+
+/// Collects the built benchmarks: SUITE/validation/<name>/tensors.json, suite.json, SUITE.md, the
+/// top-level Makefile, then manifest.json (SHA-256 of every file, last). A benchmark of the plan
+/// that is not built is listed in suite.json with its reason. Returns 0; throws vxsynth::Error
+/// when a built benchmark's files cannot be read.
+int collect(const std::filesystem::path& suite_dir);
+
+/// Checks a suite: suite.json's schema and fields, every manifest entry's SHA-256, every
+/// benchmark's required files, the sampled tensors when present. Prints each problem naming the
+/// file; returns 0 when there is none, else 1.
+int check_suite(const std::filesystem::path& suite_dir);
+
+struct RunOptions {
+  std::filesystem::path suite;
+  std::vector<std::string> set;   ///< timing-model overrides key=value (VXSIM_SET)
+  int parallel = 1;
+  std::filesystem::path csv;      ///< default SUITE/run.csv
+  double timeout_s = 3600;        ///< per benchmark: build + run
+  std::vector<std::string> only;  ///< benchmark names (empty: all)
+};
+
+/// Builds and runs every benchmark on vxsim (timing mode) against its validation tensors, checks
+/// PASSED and the output, and writes one CSV row per benchmark (cycles, instructions, IPC,
+/// Vortex-side D and the ten metrics). Returns 0 when every benchmark passed, else 1.
+int run_suite(const RunOptions& options, const Tools& tools);
+
+}  // namespace vxsynth::suite

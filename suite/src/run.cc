@@ -1,0 +1,164 @@
+// suite run (docs/suite.md "Running a suite"): every benchmark built and run on vxsim in timing
+// mode against its validation tensors; one CSV row per benchmark.
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "suite_files.h"
+#include "validation.h"
+#include "vxsynth/check/equivalence.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/suite/suite.h"
+
+namespace vxsynth::suite {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct RunRow {
+  std::string name, status = "error", detail, output_check;
+  bool self_check = false;
+  double max_abs = 0, max_rel = 0, wall_s = 0, ipc = 0;
+  uint64_t cycles = 0, instructions = 0;
+  std::optional<double> d;
+  core::Signature signature{};
+};
+
+core::Signature reference_signature(const fs::path& bench) {
+  const json p = json::parse(read_file(bench / "reference" / "profile.json"));
+  core::Signature s{};
+  for (const core::MetricDef& m : core::metric_table()) {
+    const json& v = p["signature"].value(std::string(m.key), json());
+    if (v.is_number()) s[m.id] = v.get<double>();
+  }
+  return s;
+}
+
+// Cycles and warp instructions over every launch of the signature file, and the main launch's metrics.
+void read_signature(const fs::path& f, const fs::path& bench, RunRow& r) {
+  const json s = json::parse(read_file(f));
+  for (const json& l : s.value("launches", json::array())) {
+    r.cycles += l.value("cycles", uint64_t{0});
+    r.instructions += l.value("instructions", uint64_t{0});
+  }
+  r.ipc = r.cycles > 0 ? static_cast<double>(r.instructions) / static_cast<double>(r.cycles) : 0.0;
+  r.signature = core::load_signature_ref(f.string()).signature;
+  r.d = core::distance(r.signature, reference_signature(bench)).d_value;
+}
+
+std::string set_env(const std::vector<std::string>& set) {
+  std::string s;
+  for (const std::string& kv : set) s += (s.empty() ? "" : ",") + kv;
+  return s;
+}
+
+void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
+  const fs::path bench = dir / r.name, work = dir / kRunDir / r.name, data = work / "data";
+  fs::remove_all(work);
+  fs::create_directories(work);
+  const json tensors = json::parse(read_file(dir / entry["validation"].get<std::string>()));
+  const BenchmarkReference ref = benchmark_reference(dir, entry);
+  const TensorSpec spec = tensor_spec(ref.kernel->context);
+  if (const std::string bad = materialize_tensors(tensors, spec, bench / "data", data); !bad.empty()) {
+    r.detail = "validation tensors: " + bad;
+    return;
+  }
+  std::map<std::string, std::string> env{{"VXSIM_SIGNATURE", (work / "vortex_signature.json").string()},
+                                         {"VXSIM_STRICT_DIVERGENCE", "1"}, {"VXSIM_TIMING", "1"}};
+  if (!o.set.empty()) env["VXSIM_SET"] = set_env(o.set);
+  const ProcessResult p = run_process({"make", "-C", work.string(), "-f", (bench / "vortex" / "Makefile").string(),
+                                       "VXSDK=" + t.sdk.string(), "run", "OPTS=-d " + data.string()},
+                                      {o.timeout_s, {}, env});
+  write_file_atomic(work / "run.log", "$ " + p.command + "\n" + p.output);
+  r.wall_s = p.wall_s;
+  r.self_check = p.output.find("PASSED!") != std::string::npos;
+  if (!p.ok() || !fs::exists(data / "out.bin")) {
+    r.detail = fmt::format("make run: {}: {}", p.status_text(), tail_lines(p.output, 3));
+    return;
+  }
+  const int64_t n = check::output_numel(spec.op);
+  const check::CheckReport c = check::compare_outputs(check::read_tensor_file(data / "out.bin", n, spec.ftype),
+                                                      check::read_tensor_file(data / "ref_output.bin", n, spec.ftype),
+                                                      spec.path, check::CheckKind::kCandidate,
+                                                      check::ReferenceKind::kCpuFloat64);
+  r.output_check = c.passed ? "pass" : "FAIL";
+  r.max_abs = c.max_abs_error;
+  r.max_rel = c.max_rel_error;
+  if (fs::exists(work / "vortex_signature.json")) read_signature(work / "vortex_signature.json", bench, r);
+  r.status = c.passed && r.self_check ? "PASSED" : "FAILED";
+  if (!c.passed) r.detail = c.reason;
+  else if (!r.self_check) r.detail = "the benchmark did not print PASSED!";
+}
+
+std::string csv(const std::vector<RunRow>& rows) {
+  std::string s = "benchmark,status,self_check,output_check,max_abs_err,max_rel_err,cycles,instructions,ipc,vortex_D";
+  for (const core::MetricDef& m : core::metric_table()) s += "," + std::string(m.key);
+  s += ",wall_s,detail\n";
+  for (const RunRow& r : rows) {
+    std::string detail = r.detail;
+    for (char& c : detail) c = (c == '"' || c == '\n' || c == ',') ? ' ' : c;
+    s += fmt::format("{},{},{},{},{:.3g},{:.3g},{},{},{:.4f},{}", r.name, r.status, r.self_check ? "PASSED" : "no",
+                     r.output_check, r.max_abs, r.max_rel, r.cycles, r.instructions, r.ipc,
+                     r.d ? fmt::format("{:.4f}", *r.d) : "");
+    for (const core::MetricDef& m : core::metric_table()) {
+      const auto& v = r.signature[m.id];
+      s += "," + (v ? fmt::format("{:.6g}", *v) : std::string());
+    }
+    s += fmt::format(",{:.1f},\"{}\"\n", r.wall_s, detail);
+  }
+  return s;
+}
+
+}  // namespace
+
+int run_suite(const RunOptions& opts, const Tools& tools) {
+  const fs::path dir = suite_path(opts.suite);
+  const json suite = json::parse(read_file(dir / kSuiteFile));
+  std::vector<json> entries;
+  for (const json& b : suite["benchmarks"])
+    if (b["status"] == "built" && (opts.only.empty() || std::find(opts.only.begin(), opts.only.end(), b["name"].get<std::string>()) != opts.only.end()))
+      entries.push_back(b);
+  std::vector<RunRow> rows(entries.size());
+  std::atomic<size_t> next{0};
+  std::mutex print;
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < entries.size();) {
+      rows[i].name = entries[i]["name"].get<std::string>();
+      try {
+        run_one(dir, entries[i], opts, tools, rows[i]);
+      } catch (const std::exception& e) {  // vxsynth::Error or a malformed suite.json field
+        rows[i].detail = e.what();
+      }
+      const std::lock_guard<std::mutex> lock(print);
+      std::cout << fmt::format("[suite run] {}: {} ({} cycles, IPC {:.3f}, Vortex D {}, {:.1f} s){}\n", rows[i].name,
+                               rows[i].status, rows[i].cycles, rows[i].ipc,
+                               rows[i].d ? fmt::format("{:.4f}", *rows[i].d) : "NA", rows[i].wall_s,
+                               rows[i].detail.empty() ? "" : ": " + rows[i].detail)
+                << std::flush;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::max(1, std::min<int>(opts.parallel, static_cast<int>(entries.size()))); ++t)
+    pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  const fs::path out = opts.csv.empty() ? dir / kRunCsv : opts.csv;
+  write_file_atomic(out, csv(rows));
+  int failed = 0;
+  for (const RunRow& r : rows) failed += r.status == "PASSED" ? 0 : 1;
+  std::cout << fmt::format("[suite run] {} of {} benchmarks passed; {}\n", rows.size() - static_cast<size_t>(failed),
+                           rows.size(), out.string());
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace vxsynth::suite

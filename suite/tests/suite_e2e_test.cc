@@ -1,0 +1,203 @@
+// The suite end to end on the shipped H200 bundles with the vxsim backend (docs/suite.md): a real
+// `vxsynth suite build` killed while a kernel is being reconstructed and resumed, `suite check`
+// on the collected suite and on tampered copies, `suite run` with and without the benchmarks'
+// tensors, and the 8-metric case (a bundle imported from the ACT capture without its dram__
+// columns, as an Orin capture has none).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "suite_test_util.h"
+
+namespace vxsynth::suite::test {
+namespace {
+
+using nlohmann::json;
+
+// The ACT capture's ncu CSV without its dram__ columns, imported into a bundle of workload act8
+// whose platform names what was removed; returns its path.
+fs::path eight_metric_bundle(const fs::path& dir) {
+  std::ifstream in(kRefs / "act" / "ncu_raw.csv");
+  std::ofstream out(dir / "ncu_no_dram.csv");
+  std::vector<bool> keep;
+  for (std::string line; std::getline(in, line);) {
+    // ncu's raw CSV: every field quoted, comma-separated (docs/ncu.md).
+    std::vector<std::string> cells;
+    for (size_t p = 0; p < line.size();) {
+      const size_t q = line.find("\",\"", p);
+      cells.push_back(line.substr(p, q == std::string::npos ? std::string::npos : q + 1 - p));
+      p = q == std::string::npos ? line.size() : q + 2;
+    }
+    if (keep.empty())
+      for (const std::string& c : cells) keep.push_back(c.find("dram__") == std::string::npos);
+    std::string row;
+    for (size_t i = 0; i < cells.size(); ++i)
+      if (i >= keep.size() || keep[i]) row += (row.empty() ? "" : ",") + cells[i];
+    out << row << "\n";
+  }
+  out.close();
+  json prov = json_file(kRefs / "act" / "provenance.json");
+  prov["gpu"] = "NVIDIA H200 without dram__ counters (8 metrics)";
+  write_file_atomic(dir / "prov.json", prov.dump());
+  const ProcessResult r = vxsynth({"profile", "import", "--trace", (kRefs / "act" / "trace.json.gz").string(), "--ncu",
+                                   (dir / "ncu_no_dram.csv").string(), "--provenance", (dir / "prov.json").string(),
+                                   "--workload", "act8", "-o", (dir / "act8.json").string()});
+  EXPECT_TRUE(r.ok()) << r.output;
+  return dir / "act8.json";
+}
+
+std::vector<std::string> build_args(const fs::path& suite, const fs::path& act8) {
+  return {"suite", "build", (kRefs / "act" / "bundle.json").string(), act8.string(), "-o", suite.string(),
+          "--profile", "vxsim", "--budget", "1", "--kernel", "act:k4", "--kernel", "act8:k4", "--sdk", VXSYNTH_SDK_DIR};
+}
+
+// Starts `vxsynth suite build …` -j 1 and SIGKILLs it once act-k4 is built and act8-k4 has its
+// seed recorded (its revision 1 is then in flight). Returns false when the build ended first.
+bool build_and_kill(const std::vector<std::string>& args, const fs::path& suite) {
+  std::vector<std::string> a{VXSYNTH_EXE};
+  a.insert(a.end(), args.begin(), args.end());
+  a.insert(a.end(), {"-j", "1"});
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (std::string& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const fs::path record = suite / "act8-k4" / "record.jsonl";
+  for (int i = 0; i < 6000; ++i) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    if (fs::exists(suite / "act-k4" / "summary.md") && fs::exists(record) && fs::file_size(record) > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // children die with it (PDEATHSIG)
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  return false;
+}
+
+const json& entry(const json& suite, const std::string& name) {
+  for (const json& b : suite["benchmarks"])
+    if (b["name"] == name) return b;
+  throw std::runtime_error("no benchmark " + name);
+}
+
+void expect_check_reports(const fs::path& suite, const std::string& what) {
+  const ProcessResult c = vxsynth({"suite", "check", suite.string()});
+  EXPECT_EQ(c.exit_code, 1) << c.output;
+  EXPECT_NE(c.output.find(what), std::string::npos) << "expected '" << what << "' in:\n" << c.output;
+}
+
+TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
+  const fs::path dir = fresh_dir("vxsuite_e2e");
+  const fs::path suite = dir / "suite", act8 = eight_metric_bundle(dir);
+  const std::vector<std::string> args = build_args(suite, act8);
+  ASSERT_TRUE(build_and_kill(args, suite)) << "the build ended before it could be killed mid-kernel";
+  ASSERT_FALSE(fs::exists(suite / "act8-k4" / "summary.json"));
+  const std::string act_run = read_file(suite / "act-k4" / "run.json"), act_summary = read_file(suite / "act-k4" / "summary.json");
+  const std::string act8_seed = read_file(suite / "act8-k4" / "record.jsonl");
+
+  // A second build without --resume is refused; with it, only act8-k4 is worked on.
+  EXPECT_EQ(vxsynth(args).exit_code, 2);
+  std::vector<std::string> resume = args;
+  resume.insert(resume.end(), {"--resume", "-j", "2"});
+  const ProcessResult r = vxsynth(resume);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 built already, 1 to build"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(suite / "act-k4" / "run.json"), act_run);
+  EXPECT_EQ(read_file(suite / "act-k4" / "summary.json"), act_summary);
+  const std::string act8_record = read_file(suite / "act8-k4" / "record.jsonl");
+  EXPECT_EQ(act8_record.substr(0, act8_seed.size()), act8_seed) << "the resumed run redid its seed";
+  EXPECT_TRUE(json_file(suite / ".suite" / "jobs" / "act8-k4.json")["resumed"].get<bool>());
+
+  const json s = json_file(suite / "suite.json");
+  EXPECT_EQ(s["schema"], "vxsynth.suite");
+  EXPECT_EQ(s["benchmarks_built"], 2);
+  const json& a = entry(s, "act-k4");
+  const json& e8 = entry(s, "act8-k4");
+  // The 8-metric platform: arith_intensity and dram_bandwidth are NA in the reference, so both D
+  // leave them out (vxsim's default machine has no L2: l2_hit_rate is NA on the Vortex side).
+  EXPECT_EQ(a["metrics"]["reference_measured"], 10);
+  EXPECT_EQ(e8["metrics"]["reference_measured"], 8);
+  EXPECT_EQ(e8["metrics"]["compared"].get<int>(), a["metrics"]["compared"].get<int>() - 2);
+  EXPECT_EQ(e8["vortex"]["metrics_compared"].get<int>(), a["vortex"]["metrics_compared"].get<int>() - 2);
+  for (const json& m : e8["metrics"]["per_metric"])
+    if (m["metric"] == "arith_intensity" || m["metric"] == "dram_bandwidth") {
+      EXPECT_TRUE(m["reference"].is_null()) << m;
+      EXPECT_TRUE(m["d_final"].is_null()) << m;
+    }
+  EXPECT_NE(e8["platform"], a["platform"]);
+  EXPECT_TRUE(a["checks"]["candidate"]["passed"].get<bool>());
+  EXPECT_NEAR(a["share"].get<double>(), 0.0454, 0.001);
+  EXPECT_TRUE(json_file(suite / "validation" / "act-k4" / "tensors.json")["redrawn_match"].get<bool>());
+  const std::string md = read_file(suite / "SUITE.md");
+  EXPECT_NE(md.find("| Linear-1 | act-k4 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Linear-2 | act8-k4 |"), std::string::npos) << md;
+
+  const ProcessResult ok = vxsynth({"suite", "check", suite.string()});
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+
+  // Tampering is reported by file name; each is undone before the next.
+  const fs::path kernel = suite / "act-k4" / "vortex" / "kernel.cpp";
+  const std::string original = read_file(kernel);
+  write_file_atomic(kernel, original + "// edited\n");
+  expect_check_reports(suite, kernel.string() + ": modified");
+  write_file_atomic(kernel, original);
+  const fs::path x = suite / "act-k4" / "data" / "x.bin";
+  std::string xb = read_file(x);
+  xb[0] = static_cast<char>(xb[0] ^ 1);
+  write_file_atomic(x, xb);
+  expect_check_reports(suite, x.string() + ": modified");
+  xb[0] = static_cast<char>(xb[0] ^ 1);
+  write_file_atomic(x, xb);
+  write_file_atomic(suite / "act-k4" / "vortex" / "extra.h", "#define X 1\n");
+  expect_check_reports(suite, "extra.h: not in the manifest");
+  fs::remove(suite / "act-k4" / "vortex" / "extra.h");
+  EXPECT_EQ(vxsynth({"suite", "check", suite.string()}).exit_code, 0);
+
+  // suite run: every benchmark on vxsim in timing mode; the same inputs and machine as at lock give
+  // the same Vortex-side D.
+  const ProcessResult run = vxsynth({"suite", "run", suite.string(), "-j", "2", "--sdk", VXSYNTH_SDK_DIR});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string csv = read_file(suite / "run.csv");
+  EXPECT_NE(csv.find("act-k4,PASSED,PASSED,pass"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("act8-k4,PASSED,PASSED,pass"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(fmt::format("{:.4f}", a["vortex"]["D"].get<double>())), std::string::npos) << csv;
+
+  // Without its tensors (a committed suite leaves them out) a benchmark draws them again from the
+  // seed in tensors.json, and their SHA-256 must match.
+  for (const auto& f : fs::directory_iterator(suite / "act-k4" / "data")) fs::remove(f.path());
+  const ProcessResult redraw = vxsynth({"suite", "run", suite.string(), "--benchmark", "act-k4", "--sdk", VXSYNTH_SDK_DIR,
+                                        "--csv", (dir / "redraw.csv").string()});
+  EXPECT_EQ(redraw.exit_code, 0) << redraw.output;
+  EXPECT_EQ(vxsynth({"suite", "check", suite.string()}).exit_code, 0);
+}
+
+TEST(SuiteEndToEnd, RefusesADirectoryThatIsNotASuite) {
+  const fs::path dir = fresh_dir("vxsuite_notasuite");
+  write_file_atomic(dir / "notes.txt", "mine\n");
+  const ProcessResult r = vxsynth({"suite", "build", (kRefs / "act" / "bundle.json").string(), "-o", dir.string(),
+                                   "--profile", "vxsim", "--sdk", VXSYNTH_SDK_DIR});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("holds no suite"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(dir / "notes.txt"), "mine\n");
+  const ProcessResult c = vxsynth({"suite", "check", dir.string()});
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_NE(c.output.find("suite.json: missing"), std::string::npos) << c.output;
+}
+
+}  // namespace
+}  // namespace vxsynth::suite::test
