@@ -16,8 +16,8 @@ tar -C "$repo/.devcarry" -xJf "$vxdev_tarball"
 cat "$dev/PACKED"
 mkdir -p "$dev/lib-missing"
 for so in "$dev"/lib/*; do
-  name=$(basename "$so")
-  ldconfig -p | grep "^[[:space:]]*$name " >/dev/null || ln -sf "$so" "$dev/lib-missing/$name"
+  so_name=$(basename "$so")
+  ldconfig -p | grep "^[[:space:]]*$so_name " >/dev/null || ln -sf "$so" "$dev/lib-missing/$so_name"
 done
 export LD_LIBRARY_PATH="$dev/lib-missing${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "carried libraries in use: $(ls "$dev/lib-missing" | tr '\n' ' ')"

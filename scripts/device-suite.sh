@@ -21,7 +21,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shift
 profile=${PROFILE:-ncu}
-name=${SUITE_NAME:-vx-robotics-h200}
+suite_name=${SUITE_NAME:-vx-robotics-h200}
 bundles=()
 for w in ${WORKLOADS:-act diffusion_policy pi0}; do
   b=$repo/data/references/h200/$w/bundle.json
@@ -54,15 +54,15 @@ archive() {
   [ -n "$tarball" ] || return 0
   tar -C "$out" --exclude='*.bin' --exclude='*.ncu-rep' --exclude='kernel.dump' --exclude='*.elf' \
     --exclude='*.vxbin' --exclude='*.o' --exclude='vxs_standalone' --exclude='vxs_candidate' --exclude='main' \
-    -czf "$tarball" "$name" provenance.txt build.log check.log
+    -czf "$tarball" "$suite_name" provenance.txt build.log check.log
   echo "archive: $tarball ($(du -h "$tarball" | cut -f1))"
 }
 
 resume=()
-[ -f "$out/$name/plan.json" ] && resume=(--resume)
+[ -f "$out/$suite_name/plan.json" ] && resume=(--resume)
 start=$(date +%s)
 set +e
-timeout -s TERM -k 20 "${WALL:-540}" "$vx" suite build "${bundles[@]}" -o "$out/$name" --profile "$profile" \
+timeout -s TERM -k 20 "${WALL:-540}" "$vx" suite build "${bundles[@]}" -o "$out/$suite_name" --profile "$profile" \
   --budget "${BUDGET:-12}" -j "${JOBS:-16}" --sdk "$dev/sdk" --run-timeout "${RUN_TIMEOUT:-300}" "${resume[@]}" "$@" \
   > "$out/build.log" 2>&1
 status=$?
@@ -70,10 +70,10 @@ set -e
 echo "suite build: exit $status after $(($(date +%s) - start)) s wall (log: $out/build.log)" | tee -a "$out/build.log"
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
   echo "device-suite: the wall-clock guard (${WALL:-540} s) stopped the build; collecting what finished" | tee -a "$out/build.log"
-  "$vx" suite collect "$out/$name" >> "$out/build.log" 2>&1 || true
+  "$vx" suite collect "$out/$suite_name" >> "$out/build.log" 2>&1 || true
 fi
-"$vx" suite check "$out/$name" > "$out/check.log" 2>&1 || true
+"$vx" suite check "$out/$suite_name" > "$out/check.log" 2>&1 || true
 tail -1 "$out/check.log"
-[ -f "$out/$name/SUITE.md" ] && sed -n '1,60p' "$out/$name/SUITE.md"
+[ -f "$out/$suite_name/SUITE.md" ] && sed -n '1,60p' "$out/$suite_name/SUITE.md"
 archive
 exit "$status"
