@@ -1,5 +1,7 @@
 #include "vxsynth/codegen/vortex_check.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "vxsynth/check/inputs.h"
@@ -9,12 +11,26 @@
 
 namespace vxsynth::codegen {
 
+uint64_t vxsim_instr_budget(const DesignPoint& p) {
+  constexpr uint64_t kThreadInstrsPerMac = 16;  // 4 × the most measured (docs/vxsim.md)
+  constexpr uint64_t kFixed = 50'000'000;
+  const auto macs = static_cast<uint64_t>(std::max<int64_t>(p.fixed.op.macs(), 0));
+  return kThreadInstrsPerMac * macs / std::max(1u, p.vortex.threads) + kFixed;
+}
+
+double vxsim_time_limit_s(const DesignPoint& p, bool timing) {
+  const double rate = timing ? 1e6 : 1e7;  // warp instructions per second, a floor (docs/vxsim.md)
+  return std::max(60.0, static_cast<double>(vxsim_instr_budget(p)) / rate);
+}
+
 std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing) {
   std::map<std::string, std::string> env{
       {"VXSIM_CORES", std::to_string(p.vortex.cores)},
       {"VXSIM_WARPS", std::to_string(p.vortex.warps)},
       {"VXSIM_THREADS", std::to_string(p.vortex.threads)},
       {"VXSIM_STRICT_DIVERGENCE", "1"},
+      {"VXSIM_BUDGET", std::to_string(vxsim_instr_budget(p))},
+      {"VXSIM_TIME_LIMIT", fmt::format("{:.0f}", vxsim_time_limit_s(p, timing))},
   };
   if (!timing) env.emplace("VXSIM_TIMING", std::string(1, '0'));
   return env;

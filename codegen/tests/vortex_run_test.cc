@@ -2,8 +2,15 @@
 // mode and pass the candidate check against the float64 CPU reference (small shapes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "vxsynth/common/process.h"
 
 #include "test_points.h"
 #include "vxsynth/codegen/vortex_check.h"
@@ -21,6 +28,89 @@ std::optional<fs::path> runnable_sdk() {
   return sdk;
 }
 
+/// One instruction of `objdump -d --no-show-raw-insn`.
+struct Insn {
+  uint64_t addr = 0;
+  std::string op, args, text;
+};
+
+/// The sp-relative loads and stores inside the kernel's reduction loops, as disassembly lines. A
+/// reduction loop is an innermost loop (a backward branch and the range it closes, containing no
+/// other such loop) that contains FP arithmetic or a TCU (custom-0) instruction: the K loop whose
+/// accumulators and fragments must stay in registers.
+std::vector<std::string> stack_accesses_in_reduction_loops(const std::string& dump) {
+  static const std::regex line(R"(^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$)");
+  static const std::regex target(R"(([0-9a-f]+) <)");
+  std::vector<Insn> code;
+  std::istringstream in(dump);
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (std::regex_match(l, m, line)) code.push_back({std::stoull(m[1], nullptr, 16), m[2], m[3], l});
+  }
+  auto is_fp_or_tcu = [](const Insn& i) {
+    return i.op.rfind("fmadd", 0) == 0 || i.op.rfind("fmsub", 0) == 0 || i.op.rfind("fnm", 0) == 0 ||
+           i.op == "fmul.s" || i.op == "fadd.s" || i.op == ".insn" || i.op.rfind("0x", 0) == 0;
+  };
+  struct Loop { std::size_t first, last; };
+  std::vector<Loop> loops;
+  for (std::size_t b = 0; b < code.size(); ++b) {
+    const Insn& i = code[b];
+    if (i.op.empty() || (i.op[0] != 'b' && i.op != "j")) continue;
+    std::smatch m;
+    if (!std::regex_search(i.args, m, target)) continue;
+    const uint64_t to = std::stoull(m[1], nullptr, 16);
+    if (to >= i.addr) continue;
+    std::size_t f = b;
+    while (f > 0 && code[f - 1].addr >= to) --f;
+    bool fp = false;
+    for (std::size_t k = f; k <= b; ++k) fp = fp || is_fp_or_tcu(code[k]);
+    if (fp) loops.push_back({f, b});
+  }
+  std::vector<std::string> found;
+  for (const Loop& l : loops) {
+    bool innermost = true;
+    for (const Loop& o : loops) {
+      if (&o != &l && o.first >= l.first && o.last <= l.last && (o.first != l.first || o.last != l.last)) innermost = false;
+    }
+    if (!innermost) continue;
+    for (std::size_t k = l.first; k <= l.last; ++k) {
+      const Insn& i = code[k];
+      const bool mem = i.op == "lw" || i.op == "sw" || i.op == "flw" || i.op == "fsw" || i.op == "lh" ||
+                       i.op == "lhu" || i.op == "sh" || i.op == "lb" || i.op == "lbu" || i.op == "sb";
+      if (mem && i.args.find("(sp)") != std::string::npos) found.push_back(i.text);
+    }
+  }
+  return found;
+}
+
+TEST(StackAccessScan, FindsSpillsInTheInnermostFpLoopOnly) {
+  const std::string dump =
+      "80000000 <body>:\n"
+      "80000000:\tflw\tfa5,0(a0)\n"
+      "80000004:\tfsw\tfa5,12(sp)\n"          // before the loop: allowed
+      "80000008:\tflw\tfa4,12(sp)\n"          // inside: a spill reload
+      "8000000c:\tfmadd.s\tfa0,fa4,fa5,fa0\n"
+      "80000010:\tbne\ta1,a2,80000008 <body+0x8>\n"
+      "80000014:\tsw\ta0,4(sp)\n";
+  const auto f = stack_accesses_in_reduction_loops(dump);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].find("flw\tfa4,12(sp)"), std::string::npos);
+  EXPECT_TRUE(stack_accesses_in_reduction_loops("80000000:\tfsw\tfa5,12(sp)\n").empty());
+}
+
+/// Design points whose generated kernel still spills inside the reduction loop (docs/known-issues.md,
+/// "lean Vortex kernels"): GCC -O3 keeps the fully unrolled micro-tile's addresses and fragments
+/// partly on the stack. Their spills are printed (STACK lines) but not failed; every other point
+/// must have none, and a listed point that becomes clean fails until it is taken off the list.
+bool known_to_spill(const std::string& name) {
+  static const char* const kKnown[] = {
+      "bmm_bf16simt_seed", "bmm_fp32_seed",    "bmm_fp32_v2",      "bmm_fp32_v3",        "conv1d_bf16simt_seed",
+      "conv1d_bf16simt_v1", "conv1d_fp32_seed", "conv1d_fp32_v1",   "conv1d_fp32_v2",     "conv1d_fp32_v3",
+      "conv2d_fp32_seed",  "conv2d_fp32_v1",   "conv2d_fp32_v2",   "conv2d_fp32_v3",     "linear_fp32_v3",
+      "linear_tf32_seed",  "linear_tf32_v1",   "linear_tf32_v3",   "matmul_fp32_v1",     "matmul_fp32_v3"};
+  return std::find(std::begin(kKnown), std::end(kKnown), name) != std::end(kKnown);
+}
+
 class VortexRuns : public ::testing::TestWithParam<testing_points::Case> {};
 
 TEST_P(VortexRuns, PassesCandidateCheckOnVxsim) {
@@ -35,13 +125,45 @@ TEST_P(VortexRuns, PassesCandidateCheckOnVxsim) {
   ASSERT_TRUE(r.report.has_value()) << r.summary();
   EXPECT_TRUE(r.passed()) << r.summary() << "\n" << r.run.run.output;
   EXPECT_EQ(r.report->reference, check::ReferenceKind::kCpuFloat64);
+  // Lean kernels: accumulators and fragments stay in registers in the reduction loop.
+  const ProcessResult dis = run_process({"riscv64-unknown-elf-objdump", "-d", "--no-show-raw-insn",
+                                         (work / "vortex" / "kernel.elf").string()}, {60.0});
+  ASSERT_TRUE(dis.ok()) << dis.output;
+  const auto spills = stack_accesses_in_reduction_loops(dis.output);
+  std::cout << "STACK " << c.name << " " << spills.size() << "\n";
+  if (known_to_spill(c.name)) {
+    EXPECT_FALSE(spills.empty()) << c.name << " no longer spills in its reduction loop: take it off known_to_spill()";
+  } else {
+    EXPECT_TRUE(spills.empty()) << spills.size() << " sp-relative loads/stores in the reduction loop of " << c.name
+                                << ", e.g. " << spills.front();
+  }
   // One line per run for docs/codegen.md "Measured errors" (grep MEASURED).
   std::cout << "MEASURED " << c.name << " " << r.report->summary() << "\n";
-  if (r.passed()) {
+  if (r.passed() && (spills.empty() || known_to_spill(c.name))) {
     std::error_code ec;
     fs::remove_all(work, ec);  // keep only failing candidates for inspection
   }
   EXPECT_NE(r.run.run.output.find("PASSED!"), std::string::npos) << r.run.run.output;  // main.cpp's own check
+}
+
+TEST(VxsimEnv, BudgetsFollowTheDesignsWork) {
+  DesignPoint p = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kFp32);
+  const auto small = vxsim_env(p, /*timing=*/true);
+  EXPECT_EQ(small.at("VXSIM_BUDGET"), std::to_string(vxsim_instr_budget(p)));
+  EXPECT_EQ(small.at("VXSIM_TIME_LIMIT"), "60");  // the floor: a small shape
+  // pi0's BF16 linear M=816 N=16384 K=2048: beyond the fixed 2e9 that stopped its seed.
+  p.fixed.op.gemm.batch = 1;
+  p.fixed.op.gemm.m = 816;
+  p.fixed.op.gemm.n = 16384;
+  p.fixed.op.gemm.k = 2048;
+  EXPECT_EQ(vxsim_instr_budget(p), 16ull * 816 * 16384 * 2048 / p.vortex.threads + 50'000'000);
+  EXPECT_GT(vxsim_instr_budget(p), 2'000'000'000ull);
+  EXPECT_GT(vxsim_time_limit_s(p, true), 10 * vxsim_time_limit_s(p, false) - 1);
+  // ACT k4 (M=100 N=512 K=512): far below the fixed 2e9, so a runaway candidate stops soon.
+  p.fixed.op.gemm.m = 100;
+  p.fixed.op.gemm.n = 512;
+  p.fixed.op.gemm.k = 512;
+  EXPECT_LT(vxsim_instr_budget(p), 200'000'000ull);
 }
 
 std::vector<testing_points::Case> fp32_cases() {

@@ -19,8 +19,18 @@ namespace vxsynth::codegen {
 /// Environment selecting the vxsim device for `p`'s Vortex target (the runtime's VXSIM_CORES,
 /// VXSIM_WARPS, VXSIM_THREADS; docs/sdk.md), with strict divergence on (VXSIM_STRICT_DIVERGENCE=1:
 /// a divergent plain branch is an error, as "divergent branch!" in SimX). `timing` = false adds
-/// VXSIM_TIMING=0 (functional mode only: same outputs, no cycle counts).
+/// VXSIM_TIMING=0 (functional mode only: same outputs, no cycle counts). The runaway guards follow
+/// the design's work (docs/vxsim.md "Budgets of generated kernels"): VXSIM_BUDGET =
+/// vxsim_instr_budget(p), VXSIM_TIME_LIMIT = vxsim_time_limit_s(p, timing).
 [[nodiscard]] std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing);
+
+/// Warp-instruction budget of one run of `p`'s Vortex candidate: 16 thread instructions per
+/// multiply-accumulate of the op (the generated kernels execute 3.0–3.8, docs/vxsim.md), over the
+/// target's threads per warp, plus 5·10^7 for startup, split-K reduction and epilogue.
+[[nodiscard]] uint64_t vxsim_instr_budget(const DesignPoint& p);
+/// Wall-clock limit of that run: the budget at 10^6 warp instructions per second in timing mode
+/// (10^7 functional), at least 60 s — several times slower than vxsim runs on a loaded machine.
+[[nodiscard]] double vxsim_time_limit_s(const DesignPoint& p, bool timing);
 
 /// Result of one Vortex candidate check.
 struct VortexCheckResult {
