@@ -30,6 +30,10 @@ constexpr Subcommand kSubcommands[] = {
     {"suite run", "Build and run every benchmark of a suite on vxsim; PASSED, output check, cycles, IPC, D to a CSV",
      &setup_suite_run},
 #endif
+#ifdef VXSYNTH_HAVE_REPORT
+    {"report", "Figures, tables and an HTML page of a suite or of run directories (coverage, axis map, chains, orders)",
+     &setup_report},
+#endif
 };
 
 }  // namespace

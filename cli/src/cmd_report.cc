@@ -1,0 +1,48 @@
+// vxsynth report SUITE|RUNDIR... -o DIR [--data-only]: the suite's figures, tables and page
+// (docs/report.md; paper §4.1–4.5, Fig. 3–6, Tables 6–7).
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "subcommands.h"
+#include "vxsynth/report/report.h"
+
+namespace vxsynth::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::string out;
+  bool data_only = false;
+  std::string python;
+};
+
+int run(const Options& o) {
+  report::ReportOptions ro;
+  for (const std::string& i : o.inputs) ro.inputs.emplace_back(i);
+  ro.out = o.out;
+  ro.figures = !o.data_only;
+  // The figure layer: the vxsynth_torch package of this checkout unless VXSYNTH_PYTHONPATH names another.
+  const char* pp = std::getenv("VXSYNTH_PYTHONPATH");
+  ro.python_path = pp ? std::filesystem::path(pp) : std::filesystem::path(VXSYNTH_PYTHON_DIR);
+  if (!o.python.empty()) ro.python = o.python;
+  const std::vector<std::string> files = report::write_report(ro);
+  std::cout << fmt::format("report: {} files in {}{}\n", files.size(), o.out,
+                           o.data_only ? " (data only)" : fmt::format("; open {}/index.html", o.out));
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_report(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  app.add_option("inputs", o->inputs, "a suite directory, or reconstruction run directories")->required();
+  app.add_option("-o,--output", o->out, "report directory (new, empty, or an earlier report)")->required();
+  app.add_flag("--data-only", o->data_only, "write the CSV/JSON data only (no figures, no page)");
+  app.add_option("--python", o->python, "Python interpreter of the figure layer (default python3)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace vxsynth::cli
