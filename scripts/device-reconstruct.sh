@@ -10,7 +10,8 @@
 #   SPEC = WORKLOAD:KERNEL:BUDGET, e.g. act:k4:6 (bundle data/references/h200/WORKLOAD/bundle.json)
 # Environment: VXDEV_TARBALL (default .devcarry/vxdev.tar.xz), PROFILE (default ncu; vxsim
 #   smoke-tests the unpacked toolchain on a machine without a GPU), RUN_TIMEOUT (s per candidate
-#   run, default 300), SEED (default 1), TARBALL (path of a .tgz of OUT_DIR, see below).
+#   run, default 300), SEED (default 1), ORDER (with ncu: cuda-first, the default, or vortex-first;
+#   docs/reconstruct.md "Orders"), TARBALL (path of a .tgz of OUT_DIR, see below).
 # Writes OUT_DIR/<workload>-<kernel>/ (the benchmark directory of each run),
 # OUT_DIR/<workload>-<kernel>.log, OUT_DIR/provenance.txt, OUT_DIR/summary.tsv, and with TARBALL
 # an archive of OUT_DIR without tensors, ncu reports and binaries (also when stopped by TERM).
@@ -115,7 +116,9 @@ for spec in "$@"; do
   name=$workload-$kernel
   (
     start=$(date +%s)
-    "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" --ncu "$ncu_cmd" \
+    order_args=()
+    [ "$profile" = ncu ] && order_args=(--order "${ORDER:-cuda-first}")
+    "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" "${order_args[@]}" --ncu "$ncu_cmd" \
       --sdk "$dev/sdk" --budget "${budget:-6}" --seed "${SEED:-1}" --run-timeout "${RUN_TIMEOUT:-300}" \
       -o "$out/$name"
     echo "wall: $(($(date +%s) - start)) s"

@@ -8,6 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   python3 python3-pytest python3-numpy python3-torch
+  python3-matplotlib  # vxsynth report: the figure layer (python/vxsynth_torch/figures.py)
+  chromium  # python/tests/test_report_page.py: the report page in a real headless browser
   libssl-dev  # refine: SHA-256 of candidate sources (OpenSSL EVP)
   zlib1g-dev
   clang libclang-rt-14-dev  # scripts/fuzz-decoder.sh: libFuzzer target of the vxsim decoder

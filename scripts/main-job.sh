@@ -5,7 +5,7 @@
 #   1. import the shipped ACT capture (torch trace + ncu raw CSV, data/references/h200/act) into a
 #      reference bundle;
 #   2. `vxsynth reconstruct` its 4th hot kernel (FP32 SIMT linear, M=100 N=512 K=512) with the vxsim
-#      profile backend (Vortex-first) and the built-in agent at a small revision budget.
+#      profile backend (vxsim counters vs the H200 signature) and the built-in agent at a small revision budget.
 # The GPU (ncu, CUDA-first) form is in README "Reconstruct on a GPU machine".
 # Idempotent: a finished run is kept; an interrupted one is resumed (--resume).
 # Each revision takes about 7–18 s on a 2-core machine (build ≈ 4 s, then the timing simulation).
@@ -33,7 +33,7 @@ echo "== import the real H200 ACT capture ($src) into a reference bundle"
 bench="$out/act-h200-$kernel-$(sha256sum "$out/act-h200.json" | cut -c1-12)"
 resume=()
 if [ -s "$bench/record.jsonl" ]; then resume=(--resume); fi
-echo "== reconstruct $kernel on vxsim (Vortex-first), built-in agent, budget $budget"
+echo "== reconstruct $kernel on vxsim (vxsim counters vs the H200 signature), built-in agent, budget $budget"
 "$vxsynth" reconstruct "$out/act-h200.json" --kernel "$kernel" --profile vxsim --budget "$budget" \
   -o "$bench" "${resume[@]}"
 echo

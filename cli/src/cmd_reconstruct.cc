@@ -20,6 +20,7 @@
 #include "vxsynth/refine/agent_line_search.h"
 #include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/loop.h"
+#include "vxsynth/refine/order.h"
 #include "vxsynth/refine/run_dir.h"
 
 namespace vxsynth::cli {
@@ -33,7 +34,7 @@ namespace fs = std::filesystem;
 constexpr int kExitAgentFailedEveryRevision = 3;
 
 struct Options {
-  std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu";
+  std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu", order = "cuda-first";
   int budget = 12;
   bool resume = false;
   uint64_t seed = 1;
@@ -149,6 +150,12 @@ int run(const Options& opts) {
     throw make_error("--profile ncu: '{}' (Nsight Compute) is not {}; use --profile vxsim on a machine without it",
                      o.ncu, o.ncu.find('/') != std::string::npos ? "a file" : "on PATH");
   }
+  const std::optional<refine::Order> order = refine::order_from_key(o.order);
+  if (!order) throw make_error("--order: '{}' is not an order (cuda-first, vortex-first)", o.order);
+  if (order == refine::Order::kVortexFirst && profile != "ncu")
+    throw make_error("--order vortex-first profiles each revision's CUDA translation with ncu on the reference GPU "
+                     "and needs --profile ncu; --profile vxsim scores vxsim counters against the reference, which "
+                     "is no order of paper §4.5");
   std::unique_ptr<refine::ProfileBackend> backend;
   if (profile == "vxsim") {
     backend = refine::make_vxsim_backend({sdk, refine::target_arch(bundle, o.bundle)});
@@ -164,6 +171,7 @@ int run(const Options& opts) {
   std::unique_ptr<refine::DesignSpace> space;
   try {
     space = refine::make_codegen_space(ref.context);
+    if (order == refine::Order::kVortexFirst) space = refine::make_vortex_first_space(std::move(space));
     (void)space->render(space->seed_design());
   } catch (const Error& e) {
     throw make_error("{}: kernel {}: the generator cannot build a seed for context {} {}: {}", o.bundle, k.id,
@@ -187,6 +195,7 @@ int run(const Options& opts) {
   lo.resume = o.resume;
   lo.seed = o.seed;
   lo.agent_timeout_s = o.agent_timeout;
+  if (profile == "ncu") lo.order = std::string(refine::to_string(*order));
   std::cout << fmt::format("[reconstruct] {} {} ({}) from {}: agent {}, profile backend {}, budget {}\n", k.id,
                            core::to_string(k.context.op), clip(k.name, 64), o.bundle, agent->name(), profile,
                            o.budget)
@@ -217,7 +226,14 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("bundle", o->bundle, "reference bundle (vxsynth profile import)")->required();
   app.add_option("--kernel", o->kernel, "kernel id (k1, …) or rank")->required();
   app.add_option("--agent", o->agent, "builtin, line-search (docs/reconstruct.md), or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
-  app.add_option("--profile", o->profile, "ncu or vxsim (default: ncu when nvidia-smi shows a GPU, else vxsim)");
+  app.add_option("--profile", o->profile,
+                 "ncu (each revision's CUDA candidate under Nsight Compute on the GPU) or vxsim (the Vortex "
+                 "candidate's vxsim counters scored against the reference signature; not paper §4.5's "
+                 "Vortex-first); default: ncu when nvidia-smi shows a GPU, else vxsim");
+  app.add_option("--order", o->order,
+                 "with --profile ncu: cuda-first (refine the CUDA candidate) or vortex-first (refine under "
+                 "Vortex's constraints, profile the CUDA translation; paper §4.5)")
+      ->capture_default_str();
   app.add_option("--budget", o->budget, "revisions after the seed")->capture_default_str()->check(CLI::Range(0, 1000000));
   app.add_flag("--resume", o->resume, "continue an interrupted run in -o DIR from its record");
   app.add_option("--seed", o->seed, "seed of the agent's tie-breaks and of the sampled inputs")->capture_default_str();

@@ -1,5 +1,7 @@
 // vxsynth report SUITE|RUNDIR... -o DIR [--data-only]: the suite's figures, tables and page
 // (docs/report.md; paper §4.1–4.5, Fig. 3–6, Tables 6–7).
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -27,7 +29,8 @@ int run(const Options& o) {
   // The figure layer: the vxsynth_torch package of this checkout unless VXSYNTH_PYTHONPATH names another.
   const char* pp = std::getenv("VXSYNTH_PYTHONPATH");
   ro.python_path = pp ? std::filesystem::path(pp) : std::filesystem::path(VXSYNTH_PYTHON_DIR);
-  if (!o.python.empty()) ro.python = o.python;
+  // Debian's interpreter, which has python3-matplotlib, before whatever python3 PATH finds first.
+  ro.python = !o.python.empty() ? o.python : (::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3");
   const std::vector<std::string> files = report::write_report(ro);
   std::cout << fmt::format("report: {} files in {}{}\n", files.size(), o.out,
                            o.data_only ? " (data only)" : fmt::format("; open {}/index.html", o.out));
@@ -41,7 +44,7 @@ Runner setup_report(CLI::App& app) {
   app.add_option("inputs", o->inputs, "a suite directory, or reconstruction run directories")->required();
   app.add_option("-o,--output", o->out, "report directory (new, empty, or an earlier report)")->required();
   app.add_flag("--data-only", o->data_only, "write the CSV/JSON data only (no figures, no page)");
-  app.add_option("--python", o->python, "Python interpreter of the figure layer (default python3)");
+  app.add_option("--python", o->python, "Python interpreter of the figure layer (default /usr/bin/python3, else python3 on PATH)");
   return [o] { return run(*o); };
 }
 

@@ -97,7 +97,9 @@ def fig_coverage(d: Dict[str, Any], out: str) -> Optional[str]:
 # ---- Fig. 4: axis-response map -------------------------------------------------------------
 def fig_axis_map(d: Dict[str, Any], out: str) -> Optional[str]:
     am = d["axis_map"]
-    panels = [p for p in am["panels"] if p["revisions"] > 0]
+    order = list(TYPE_COLORS)
+    panels = sorted((p for p in am["panels"] if p["revisions"] > 0),
+                    key=lambda p: (p["workflow"], order.index(p["type"]) if p["type"] in order else len(order)))
     if not panels:
         return None
     axes, metrics = am["axes"], [m["key"] for m in d["metrics"]]
@@ -107,7 +109,8 @@ def fig_axis_map(d: Dict[str, Any], out: str) -> Optional[str]:
     lim = max(0.05, min(1.0, max(vals) if vals else 1.0))
     cmap = plt.get_cmap("RdBu_r").copy()
     cmap.set_bad("#d9d9d9")
-    fig, axs = plt.subplots(len(panels), 1, figsize=(7.5, 0.9 + 2.9 * len(panels)), squeeze=False)
+    fig, axs = plt.subplots(len(panels), 1, figsize=(7.5, 0.9 + 3.4 * len(panels)), squeeze=False,
+                            layout="constrained")
     for ax, p in zip(axs[:, 0], panels):
         grid = [[float("nan")] * len(metrics) for _ in axes]
         count = [[0] * len(metrics) for _ in axes]
@@ -160,7 +163,8 @@ def fig_distances(d: Dict[str, Any], out: str) -> Optional[str]:
         return None
     metrics = [m["key"] for m in d["metrics"]]
     labels = [m["label"] for m in d["metrics"]]
-    fig, axs = plt.subplots(len(items), 1, figsize=(7.5, 0.6 + 2.1 * len(items)), squeeze=False)
+    fig, axs = plt.subplots(len(items), 1, figsize=(7.5, 0.6 + 2.6 * len(items)), squeeze=False,
+                            layout="constrained")
     for ax, b in zip(axs[:, 0], items):
         series = []
         for s in b["sides"]:
@@ -241,13 +245,14 @@ def table(headers: List[str], rows: List[List[str]]) -> str:
 def suite_table(d: Dict[str, Any]) -> str:
     rows = []
     for r in sorted(d["suite_table"], key=lambda r: (r["type"], r["workload"], r["rank"])):
-        rows.append([html.escape(r["type"]), f'<a href="{html.escape(r["link"])}">{html.escape(r["benchmark"])}</a>',
+        rows.append([html.escape(r["type"]), html.escape(r["label"] or "–"),
+                     f'<a href="{html.escape(r["link"])}">{html.escape(r["benchmark"])}</a>',
                      html.escape(r["workload"]), html.escape(r["platform"]),
                      f'<code title="{html.escape(r["kernel_name"])}">{html.escape(r["kernel_name"][:60])}</code>',
                      f"{100 * r['share']:.1f} %", html.escape(r["precision"]), html.escape(r["workflow"]),
                      f"{r['revisions_tried']} ({r['retained']}/{r['reverted']}/{r['rejected']})",
                      fmt(r["seed_D"]), f"<b>{fmt(r['final_D'])}</b> (r{r['locked_revision']})", fmt(r["vortex_D"])])
-    return table(["type", "benchmark", "workload", "platform", "reference kernel", "GPU-time share", "precision",
+    return table(["type", "label", "benchmark", "workload", "platform", "reference kernel", "GPU-time share", "precision",
                   "workflow", "revisions (retained/reverted/rejected)", "seed D", "final D", "Vortex-side D"], rows)
 
 

@@ -1,4 +1,5 @@
-// The vxsim profile backend (Vortex-first, the default without a GPU): builds the Vortex candidate
+// The vxsim profile backend (vxsim counters scored against the reference signature, the default
+// without a GPU; not the Vortex-first order of order.h): builds the Vortex candidate
 // with the SDK, runs it on vxsim in timing mode on fresh seeded inputs, checks its output against
 // the float64 CPU reference, compiles the CUDA candidate with nvcc where present (the source-output
 // check needs a GPU and is recorded as not run), and takes D from the Vortex-side signature the

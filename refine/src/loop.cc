@@ -42,6 +42,13 @@ json run_json(const Reference& ref, const Agent& agent, const ProfileBackend& ba
               {"kernel_name", ref.context.kernel_name}};
 }
 
+// The order a run.json records; runs written before the field existed used the ncu backend
+// CUDA-first.
+std::string recorded_order(const json& run) {
+  if (run.contains("order") && run["order"].is_string()) return run["order"];
+  return run.value("profile_backend", json()) == "ncu" ? "cuda-first" : "";
+}
+
 // The files of a recorded revision, verified against the record's hashes.
 SourceTree load_sources(const fs::path& out, const RevisionEntry& e) {
   SourceTree t;
@@ -257,6 +264,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     throw make_error("--resume: {} is empty, there is no run to continue; drop --resume to start one", out.string());
   fs::create_directories(out);
   json run = run_json(ref, agent, backend, opts);
+  if (!opts.order.empty()) run["order"] = opts.order;
   // A resumed run keeps its id; a run from before the schema field gets one now.
   if (dir.state == RunDirState::kRun) run["run_id"] = dir.run["run_id"];
   if (dir.state == RunDirState::kRun && dir.run.contains("created_utc")) run["created_utc"] = dir.run["created_utc"];
@@ -267,6 +275,9 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
       if (dir.run.value(k, json()) != run[k])
         throw make_error("{}: field '{}' is {} but this run has {}; --resume continues the same run",
                          run_path.string(), k, dir.run.value(k, json()).dump(), run[k].dump());
+    if (recorded_order(dir.run) != recorded_order(run))
+      throw make_error("{}: field 'order' is \"{}\" but this run has \"{}\"; --resume continues the same run",
+                       run_path.string(), recorded_order(dir.run), recorded_order(run));
     RecordRead rr = read_record(record_path, /*repair=*/true);
     record = std::move(rr.entries);
     if (rr.repaired && progress) {

@@ -60,10 +60,35 @@ std::array<std::optional<double>, core::kNumMetrics> distances_of(const refine::
   return d;
 }
 
+// Coverage rows of suite.json (`workloads[].benchmarks[]`: the built benchmarks in rank order, with
+// their cumulative share); empty when suite.json has none.
+std::vector<CoverageRow> suite_coverage(const json& suite, const std::vector<RunInput>& runs) {
+  std::vector<CoverageRow> out;
+  if (!suite.is_object() || !suite.contains("workloads") || !suite["workloads"].is_array()) return out;
+  for (const json& w : suite["workloads"])
+    for (const json& k : w.value("benchmarks", json::array())) {
+      CoverageRow r;
+      r.workload = w.value("workload", "");
+      r.platform = w.value("platform", "");
+      r.kernel_id = k.value("kernel_id", "");
+      r.benchmark = k.value("benchmark", "");
+      for (const RunInput& run : runs)
+        if (run.name == r.benchmark) r.type = run.type;
+      r.rank = k.value("rank", 0);
+      r.share = k.value("share", 0.0);
+      r.cumulative = k.value("cumulative", 0.0);
+      out.push_back(r);
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<CoverageRow> coverage(const Inputs& in) {
-  if (in.suite) return plan_coverage(in.suite->plan);
+  if (in.suite) {
+    std::vector<CoverageRow> s = suite_coverage(in.suite->suite, in.runs);
+    return s.empty() ? plan_coverage(in.suite->plan) : s;
+  }
   std::vector<const RunInput*> runs;
   std::set<std::string> seen;
   for (const RunInput& r : in.runs)

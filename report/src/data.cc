@@ -39,7 +39,7 @@ json suite_row(const RunInput& r, const fs::path& out) {
   std::optional<double> vortex_d;
   for (const SideDistances& s : side_distances(r))
     if (s.side == "vortex") vortex_d = s.d_final;
-  return {{"benchmark", r.name}, {"link", link_to(r, out)}, {"dir", r.dir.string()}, {"type", r.type},
+  return {{"benchmark", r.name}, {"label", r.label}, {"link", link_to(r, out)}, {"dir", r.dir.string()}, {"type", r.type},
           {"op", r.op}, {"workload", r.workload}, {"platform", r.platform}, {"kernel_id", r.kernel_id},
           {"kernel_name", r.kernel_name}, {"share", r.share}, {"rank", r.rank}, {"precision", r.precision},
           {"workflow", workflow_info(r.workflow).key}, {"revisions_tried", tried}, {"retained", retained},
@@ -180,7 +180,7 @@ std::map<std::string, std::string> report_csv(const json& d) {
   const std::vector<std::string> cov{"workload", "platform", "rank", "kernel_id", "benchmark", "type", "share",
                                      "cumulative"};
   files["coverage.csv"] = csv(cov, columns(d["coverage"], cov));
-  const std::vector<std::string> tab{"type", "benchmark", "workload", "platform", "kernel_id", "share",
+  const std::vector<std::string> tab{"type", "label", "benchmark", "workload", "platform", "kernel_id", "share",
                                      "precision", "workflow", "revisions_tried", "retained", "reverted",
                                      "rejected", "seed_D", "final_D", "locked_revision", "vortex_D", "stop_reason",
                                      "kernel_name", "link"};

@@ -101,6 +101,14 @@ SuiteInput read_suite(const fs::path& dir) {
   return s;
 }
 
+// suite.json's entry of benchmark `name` (null when there is no suite.json or no such entry).
+json suite_entry(const SuiteInput& s, const std::string& name) {
+  if (!s.suite.is_object() || !s.suite.contains("benchmarks") || !s.suite["benchmarks"].is_array()) return json();
+  for (const json& b : s.suite["benchmarks"])
+    if (b.is_object() && b.value("name", json()) == name) return b;
+  return json();
+}
+
 void add_suite(Inputs& in, const fs::path& dir) {
   in.suite = read_suite(dir);
   const std::string pp = (dir / kPlanFile).string();
@@ -109,11 +117,15 @@ void add_suite(Inputs& in, const fs::path& dir) {
     const std::string where = fmt::format("{}: benchmarks[{}]", pp, i++);
     const std::string name = field(b, "name", json::value_t::string, where);
     const fs::path bench = dir / name;
+    const json se = suite_entry(*in.suite, name);
+    if (se.is_object() && se.value("status", std::string("built")) != "built")
+      in.notes.push_back(fmt::format("{}: {} (suite.json)", name, se.value("status", std::string())));
     if (!fs::is_regular_file(bench / refine::kRecordFile) || fs::file_size(bench / refine::kRecordFile) == 0) {
       in.notes.push_back(fmt::format("{}: not built yet (no {})", name, (bench / refine::kRecordFile).string()));
       continue;
     }
     in.runs.push_back(read_run(bench, name));
+    if (se.is_object() && se.contains("label") && se["label"].is_string()) in.runs.back().label = se["label"];
   }
 }
 
@@ -154,8 +166,12 @@ RunInput read_run(const fs::path& dir_in, const std::string& name) {
   try {
     rd = refine::inspect_run_dir(r.dir);
   } catch (const Error& e) {
+    // refine's message is about an output directory: keep only its reason, "… run (WHY); vxsynth writes …".
+    std::string why = e.what();
+    const size_t a = why.find("vxsynth run ("), b = why.rfind("); vxsynth writes");
+    if (a != std::string::npos && b != std::string::npos && b > a) why = why.substr(a + 13, b - a - 13);
     throw make_error("{}: is neither a suite (no plan.json) nor a reconstruction run directory ({})", r.dir.string(),
-                     e.what());
+                     why);
   }
   if (rd.state != refine::RunDirState::kRun && rd.state != refine::RunDirState::kLegacyRun)
     throw make_error("{}: {} (a reconstruction run directory holds run.json and record.jsonl)", r.dir.string(),

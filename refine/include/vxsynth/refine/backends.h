@@ -5,7 +5,7 @@
 ///  - codegen_space.cc: codegen's design point as the built-in agent's DesignSpace (steps from the
 ///    axis step table, axis_steps.cc), rendering the CUDA candidate under cuda/, the Vortex
 ///    candidate under vortex/ and the swap target cuda/swap.json.
-///  - backend_vxsim.cc ("vxsim", Vortex-first, the default without a GPU): Vortex candidate on vxsim
+///  - backend_vxsim.cc ("vxsim", vxsim counters vs the reference signature, the default without a GPU; not the Vortex-first order of order.h): Vortex candidate on vxsim
 ///    in timing mode, checked against the float64 CPU reference; D from the Vortex-side signature.
 ///  - backend_ncu.cc ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): CUDA candidate
 ///    with codegen's standalone launcher under Nsight Compute; D from its longest kernel.

@@ -102,6 +102,9 @@ struct LoopOptions {
   uint64_t seed = 1;
   /// Wall-clock limit on one external-agent call.
   double agent_timeout_s = 600.0;
+  /// Refinement order recorded in run.json as `order` ("cuda-first", "vortex-first"; order.h);
+  /// empty: none recorded (the vxsim backend, which is no order of paper §4.5).
+  std::string order;
 };
 
 /// One line of progress (revision n of N, current D, last axis, decision).

@@ -46,6 +46,7 @@ struct WorkflowInfo {
 /// One reconstruction run.
 struct RunInput {
   std::string name;                 ///< benchmark name: the suite's, else the directory name
+  std::string label;                ///< suite.json's Table 6 label ("Linear-1", …), else empty
   std::filesystem::path dir;        ///< absolute
   nlohmann::json run;               ///< run.json
   std::vector<refine::RevisionEntry> record;
