@@ -238,6 +238,33 @@ TEST(ReportOrder, MeanComponentDistanceOfEachKernelsBestValidatedRevision) {
   EXPECT_EQ(oc.series[0].count[static_cast<size_t>(core::MetricId::kCoalescing)], 4);
 }
 
+TEST(ReportOrder, SeriesAreOverTheKernelsEveryWorkflowHas) {
+  // A copy of ACT k4 whose run.json says it was refined Vortex-first: two workflows, one common kernel.
+  const fs::path d = temp_dir("vf");
+  fs::copy(kEvidence / "act-k4", d, fs::copy_options::recursive);
+  json run = json::parse(read_file(d / "run.json"));
+  run["order"] = "vortex-first";
+  write_file_atomic(d / "run.json", run.dump());
+  std::vector<fs::path> dirs = evidence_dirs();
+  dirs.push_back(d);
+  const Inputs in = load_inputs(dirs);
+  EXPECT_EQ(in.runs.back().workflow, Workflow::kVortexFirst);
+  const OrderComparison oc = order_comparison(in.runs);
+  ASSERT_EQ(oc.series.size(), 2u);
+  EXPECT_TRUE(oc.same_kernels);
+  const std::vector<json> raw = raw_record("act-k4");
+  for (const OrderSeries& s : oc.series) {
+    ASSERT_EQ(s.kernels.size(), 1u) << workflow_info(s.workflow).key;
+    // ACT k4's lowest D among validated revisions is r5 (0.0450).
+    EXPECT_DOUBLE_EQ(*s.mean[static_cast<size_t>(core::MetricId::kDramBandwidth)],
+                     raw[5]["distances"]["dram_bandwidth"].get<double>());
+  }
+  run["order"] = "sideways";
+  write_file_atomic(d / "run.json", run.dump());
+  EXPECT_NE(error_of([&] { (void)load_inputs({d}); }).find("field 'order' is \"sideways\""), std::string::npos);
+  fs::remove_all(d);
+}
+
 TEST(ReportCoverage, CumulativeShareOfTheBenchmarkedKernelsPerWorkload) {
   const std::vector<CoverageRow> c = coverage(load_inputs(evidence_dirs()));
   ASSERT_EQ(c.size(), 4u);
@@ -251,6 +278,38 @@ TEST(ReportCoverage, CumulativeShareOfTheBenchmarkedKernelsPerWorkload) {
   for (const auto& [w, t] : total) EXPECT_NEAR(last[w], t, 1e-12) << w;
   EXPECT_EQ(c[0].workload, "act");  // k4 before k5 (rank order)
   EXPECT_LT(c[0].rank, c[1].rank);
+}
+
+TEST(ReportInputs, ASuiteDirectoryGivesItsPlansBenchmarksWithSuiteJsonsLabels) {
+  // The layout of `vxsynth suite build` (docs/suite.md): plan.json, suite.json, SUITE/<name>/.
+  const fs::path s = temp_dir("suite_ok");
+  fs::create_directories(s);
+  fs::copy(kEvidence / "act-k4", s / "act-k4", fs::copy_options::recursive);
+  const json entry = json::parse(read_file(kEvidence / "act-k4/reference/profile.json"))["entry"];
+  const json plan{{"schema", "vxsynth.suite-plan"}, {"version", 1},
+                  {"benchmarks", {{{"name", "act-k4"}}, {{"name", "pi0-k1"}}}},
+                  {"workloads", {{{"workload", "act"}, {"platform", "NVIDIA H200"},
+                                  {"kernels", {{{"id", "k4"}, {"rank", entry["rank"]}, {"op", "linear"},
+                                                {"share", entry["share"]}, {"benchmark", "act-k4"}},
+                                               {{"id", "k1"}, {"rank", 1}, {"op", "other"}, {"share", 0.3}}}}}}}};
+  write_file_atomic(s / "plan.json", plan.dump());
+  const json suite{{"schema", "vxsynth.suite"}, {"version", 1},
+                   {"benchmarks", {{{"name", "act-k4"}, {"label", "Linear-1"}, {"status", "built"}},
+                                   {{"name", "pi0-k1"}, {"status", "failed: exit 2"}}}}};
+  write_file_atomic(s / "suite.json", suite.dump());
+  const Inputs in = load_inputs({s});
+  ASSERT_TRUE(in.suite);
+  ASSERT_EQ(in.runs.size(), 1u);
+  EXPECT_EQ(in.runs[0].label, "Linear-1");
+  ASSERT_EQ(in.notes.size(), 2u);  // pi0-k1 failed (suite.json) and has no record
+  EXPECT_NE(in.notes[0].find("pi0-k1: failed: exit 2"), std::string::npos) << in.notes[0];
+  const std::vector<CoverageRow> c = coverage(in);  // the plan's kernels that have a benchmark
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].benchmark, "act-k4");
+  EXPECT_DOUBLE_EQ(c[0].cumulative, entry["share"].get<double>());
+  EXPECT_NE(error_of([&] { (void)load_inputs({s, kEvidence / "pi0-k1"}); }).find("is a suite; give one suite"),
+            std::string::npos);
+  fs::remove_all(s);
 }
 
 TEST(ReportInputs, BadInputsAreNamed) {
