@@ -19,7 +19,7 @@ uint64_t vxsim_instr_budget(const DesignPoint& p) {
 }
 
 double vxsim_time_limit_s(const DesignPoint& p, bool timing) {
-  const double rate = timing ? 1e6 : 1e7;  // warp instructions per second, a floor (docs/vxsim.md)
+  const double rate = timing ? 3e5 : 3e6;  // warp instructions per second, a floor (docs/vxsim.md)
   return std::max(60.0, static_cast<double>(vxsim_instr_budget(p)) / rate);
 }
 

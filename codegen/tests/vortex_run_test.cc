@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "vxsynth/common/process.h"
 
 #include "test_points.h"
@@ -150,7 +152,8 @@ TEST(VxsimEnv, BudgetsFollowTheDesignsWork) {
   DesignPoint p = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kFp32);
   const auto small = vxsim_env(p, /*timing=*/true);
   EXPECT_EQ(small.at("VXSIM_BUDGET"), std::to_string(vxsim_instr_budget(p)));
-  EXPECT_EQ(small.at("VXSIM_TIME_LIMIT"), "60");  // the floor: a small shape
+  EXPECT_EQ(small.at("VXSIM_TIME_LIMIT"), fmt::format("{:.0f}", vxsim_time_limit_s(p, true)));
+  EXPECT_EQ(vxsim_time_limit_s(p, false), 60.0);  // the floor: a small shape
   // pi0's BF16 linear M=816 N=16384 K=2048: beyond the fixed 2e9 that stopped its seed.
   p.fixed.op.gemm.batch = 1;
   p.fixed.op.gemm.m = 816;

@@ -28,8 +28,9 @@ namespace vxsynth::codegen {
 /// multiply-accumulate of the op (the generated kernels execute 3.0–3.8, docs/vxsim.md), over the
 /// target's threads per warp, plus 5·10^7 for startup, split-K reduction and epilogue.
 [[nodiscard]] uint64_t vxsim_instr_budget(const DesignPoint& p);
-/// Wall-clock limit of that run: the budget at 10^6 warp instructions per second in timing mode
-/// (10^7 functional), at least 60 s — several times slower than vxsim runs on a loaded machine.
+/// Wall-clock limit of that run: the budget at 3·10^5 warp instructions per second in timing mode
+/// (3·10^6 functional), at least 60 s — ten times slower than vxsim runs on a loaded machine, so
+/// the budget is what stops a runaway kernel and the limit only a pathologically slow run.
 [[nodiscard]] double vxsim_time_limit_s(const DesignPoint& p, bool timing);
 
 /// Result of one Vortex candidate check.
