@@ -7,6 +7,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libtomlplusplus-dev libelf-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+  bubblewrap  # refine: isolation of builds, candidate runs and external agents (docs/sandbox.md)
   python3 python3-pytest python3-numpy python3-torch
   python3-matplotlib  # vxsynth report: the figure layer (python/vxsynth_torch/figures.py)
   chromium  # python/tests/test_report_page.py: the report page in a real headless browser

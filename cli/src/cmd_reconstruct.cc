@@ -37,6 +37,7 @@ struct Options {
   std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu", order = "cuda-first";
   int budget = 12;
   bool resume = false;
+  bool unsafe_no_isolation = false;
   uint64_t seed = 1;
   double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
 };
@@ -168,6 +169,17 @@ int run(const Options& opts) {
   refine::SandboxRules rules = refine::default_rules();
   rules.build_timeout_s = o.build_timeout;
   rules.run_timeout_s = o.run_timeout;
+  // Isolation of builds, runs and external agents (docs/sandbox.md): bubblewrap when it works here.
+  std::string why_not;
+  rules.isolation = o.unsafe_no_isolation ? refine::make_no_isolation() : refine::default_isolation(&why_not);
+  const bool external = o.agent.rfind("cmd:", 0) == 0;
+  if (external && !rules.isolation->isolates() && !o.unsafe_no_isolation)
+    throw make_error("--agent {}: an external agent runs only isolated, and bubblewrap is unavailable ({}); install "
+                     "the Debian package bubblewrap, or pass --unsafe-no-isolation to run it unconfined (recorded)",
+                     o.agent, why_not);
+  if (!rules.isolation->isolates())
+    std::cerr << "[reconstruct] warning: builds and runs are not isolated: "
+              << (o.unsafe_no_isolation ? std::string("--unsafe-no-isolation") : why_not) << "\n";
   std::unique_ptr<refine::DesignSpace> space;
   try {
     space = refine::make_codegen_space(ref.context);
@@ -184,7 +196,8 @@ int run(const Options& opts) {
     agent = std::make_unique<refine::LineSearchAgent>(*space);
   } else if (o.agent.rfind("cmd:", 0) == 0 && o.agent.size() > 4) {
     agent = std::make_unique<refine::ExternalAgent>(o.agent.substr(4), fs::path(o.out) / "work" / "agent",
-                                                    o.agent_timeout);
+                                                    o.agent_timeout, rules.isolation,
+                                                    std::vector<fs::path>{fs::absolute(o.out)});
   } else {
     throw make_error("--agent: '{}' must be builtin, line-search or cmd:\"COMMAND\"", o.agent);
   }
@@ -246,6 +259,8 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();
+  app.add_flag("--unsafe-no-isolation", o->unsafe_no_isolation,
+               "run builds, candidates and an external agent without bubblewrap (recorded in every revision)");
   app.footer(fmt::format(
       "Exit status: 0 the benchmark was written; 2 error (bad input, rejected seed, I/O); {} the agent failed "
       "on every revision after the seed (--budget > 0), so the benchmark and summary written are the "

@@ -365,9 +365,14 @@ Proposal ExternalAgent::propose(const AgentInput& in) {
   };
   write_file_atomic(dir / "input.json", input.dump(2));
 
-  const ProcessResult r =
-      run_process({"/bin/sh", "-c", command_ + " \"$VXSYNTH_AGENT_DIR\""},
-                  {timeout_s_, dir, {{"VXSYNTH_AGENT_DIR", fs::absolute(dir).string()}}});
+  // Isolated (isolation.h): when the command's first process exits, every process it started is
+  // gone, so nothing can change sources/ after it is read below.
+  IsolatedRun run;
+  run.work = dir;
+  run.hidden = hidden_;
+  run.env = {{"VXSYNTH_AGENT_DIR", fs::absolute(dir).string()}};
+  run.timeout_s = timeout_s_;
+  const ProcessResult r = isolation_->run({"/bin/sh", "-c", command_ + " \"$VXSYNTH_AGENT_DIR\""}, run);
   write_file_atomic(dir / "agent.log", r.output);
   if (!r.ok()) {
     p.failure = fmt::format("agent: command {} ({}); last output: {}", r.status_text(),
@@ -415,6 +420,15 @@ Proposal ExternalAgent::propose(const AgentInput& in) {
   } catch (const Error& e) {
     p.failure = fmt::format("agent: {}", e.what());
     return p;
+  }
+  // Only regular files are read: a symbolic link (to a file outside, or one the build would follow)
+  // or any other kind of file is a failure of the agent.
+  for (const auto& e : fs::recursive_directory_iterator(dir / "sources", fs::directory_options::none, ec)) {
+    if (e.is_symlink() || (!e.is_regular_file() && !e.is_directory())) {
+      p.failure = fmt::format("agent: {} is not a regular file (only regular files are read)",
+                              fs::relative(e.path(), dir).string());
+      return p;
+    }
   }
   p.sources = read_tree(dir / "sources");
   p.design = nullptr;

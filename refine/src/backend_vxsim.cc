@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "candidate_steps.h"
+#include "harness_cuda.h"
 #include "tool_probe.h"
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/toolchain.h"
@@ -51,18 +52,18 @@ class VxsimBackend : public ProfileBackend {
   }
 
  private:
-  // Without a GPU the CUDA candidate is compiled only (for the bundle's architecture), so a
-  // candidate that nvcc rejects is rejected here too. Returns the failure, empty on success.
+  // Without a GPU the CUDA candidate is compiled only (for the bundle's architecture), under the
+  // same artefact rules as on a GPU, so a candidate that nvcc rejects or whose compiled form breaks
+  // a rule is rejected here too. Returns the failure, empty on success.
   std::string compile_cuda_only(const fs::path& dir, const EvalRequest& req, CheckOutcome& source_output) const {
     source_output.ran = false;
     if (!nvcc_) {
-      source_output.method = "not run: no GPU and no nvcc";
+      source_output.method = "not run: no GPU and no nvcc (the CUDA candidate was not built or checked)";
       return {};
     }
-    const auto c = codegen::compile_cuda(dir / "cuda" / codegen::kCudaFileName, dir / "cuda" / "candidate.o", {},
-                                         cuda_arch_, req.rules->build_timeout_s);
-    if (!c.ok) return "nvcc: " + tail_lines(c.diagnostics, 4);
-    source_output.method = fmt::format("not run: no GPU (CUDA candidate compiled with nvcc for {})", cuda_arch_);
+    if (std::string f = check_cuda_candidate(dir, req, *nvcc_, cuda_arch_); !f.empty()) return f;
+    source_output.method = fmt::format(
+        "not run: no GPU (CUDA candidate compiled with nvcc for {} and its artefacts checked; it did not run)", cuda_arch_);
     return {};
   }
 

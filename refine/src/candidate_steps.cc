@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "harness_vortex.h"
 #include "vortex_signature.h"
 #include "vxsynth/check/reference_ops.h"
 #include "vxsynth/codegen/design_point.h"
@@ -56,27 +57,7 @@ CheckOutcome compare(const std::vector<double>& candidate, const std::vector<dou
 
 std::string run_vortex_side(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
                             const CandidateData& d, bool timing, std::vector<double>& out) {
-  // Build with the SDK's sdk.mk, run on vxsim, each under the sandbox's time limit (the runner's
-  // children die with the loop: common/process.h).
-  const fs::path vdir = candidate_dir / "vortex";
-  const ProcessResult build = run_process({"make", "VXSDK=" + fs::absolute(sdk_dir).string()},
-                                          {req.rules->build_timeout_s, vdir});
-  if (!build.ok()) return fmt::format("build: make {}: {}", build.status_text(), tail_lines(build.output, 4));
-  // The device the design targets (cores × warps × threads), strict divergence.
-  std::map<std::string, std::string> env = codegen::vxsim_env(codegen::design_point_from_json(req.design), timing);
-  const fs::path sig_path = candidate_dir / kVortexSignatureFile;
-  env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
-  std::error_code ec;
-  fs::remove(d.dir / "out.bin", ec);
-  fs::remove(sig_path, ec);
-  const ProcessResult run = run_process({"./vxs_candidate", "-d", fs::absolute(d.dir).string()},
-                                        {req.rules->run_timeout_s, vdir, env});
-  write_file_atomic(candidate_dir / "run.log", run.output);
-  const bool wrote = fs::exists(d.dir / "out.bin");
-  if (!run.ok() || !wrote)
-    return fmt::format("run: {}{}: {}", run.status_text(), wrote ? "" : ", no out.bin", tail_lines(run.output, 4));
-  out = check::read_tensor_file(d.dir / "out.bin", check::output_numel(d.op), d.ftype);
-  return {};
+  return run_vortex_harness(candidate_dir, sdk_dir, req, d, timing, out);
 }
 
 std::string take_vortex_signature(const fs::path& candidate_dir, const EvalRequest& req, Evaluation& ev) {
@@ -85,6 +66,14 @@ std::string take_vortex_signature(const fs::path& candidate_dir, const EvalReque
     return fmt::format("profile: the vxsim runtime wrote no signature to $VXSIM_SIGNATURE ({})", sig_path.string());
   const int design_launches = codegen::launches(codegen::design_point_from_json(req.design));
   const VortexSignatureFile vs = read_vortex_signature(sig_path, design_launches);
+  // D is of the launch the design names as its GEMM (index 0), as the harness made it; a reduce or
+  // epilogue launch that runs longer is work outside what the design names.
+  if (vs.launches != design_launches || vs.main_launch != 0)
+    return sandbox_failure({{"decoy_launch", "", 0,
+                             fmt::format("{} launches with the longest at index {} ({} of {} cycles); the design "
+                                         "makes {} with its GEMM launch first",
+                                         vs.launches, vs.main_launch, vs.main_cycles, vs.total_cycles,
+                                         design_launches)}});
   ev.signature = vs.signature;
   // Which launch D is of, in the record (a tool note: the record schema has no field for it).
   ev.tool_versions["vxsim signature"] = fmt::format(

@@ -95,12 +95,15 @@ void fill_distances(RevisionEntry& e, const core::Signature& sig, const core::Si
 
 // Sandbox → backend (build, run, checks, profile) → fixed properties → D. Fills `e` except the
 // retain decision of a non-seed revision.
-void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTree& sources,
+void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const SourceTree& sources,
               const nlohmann::json& design, const Reference& ref, ProfileBackend& backend,
               const SandboxRules& rules, const LoopOptions& opts, const fs::path& out) {
   e.profile_backend = backend.name();
+  // The hashes are of the bytes the agent left when it exited; the build below uses exactly these
+  // bytes, written into a fresh directory (an agent's file can no longer change after this).
   e.source_hashes = tree_hashes(sources);
-  const auto violations = check_sources(parent_sources, sources, rules);
+  e.tool_versions["isolation"] = rules.isolation->description();
+  const auto violations = check_sources(expected_sources, sources, rules);
   if (!violations.empty()) {
     e.decision = Decision::kReject;
     e.rejection_reason = "sandbox: " + join_violations(violations);
@@ -117,6 +120,7 @@ void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTr
   req.rules = &rules;
   req.seed = opts.seed;
   req.design = design;
+  req.run_dir = out;
   Evaluation ev;
   try {
     ev = backend.evaluate(dir, req);
@@ -127,7 +131,7 @@ void evaluate(RevisionEntry& e, const SourceTree& parent_sources, const SourceTr
     e.rejection_reason = std::string("harness: ") + err.what();
     return;
   }
-  e.tool_versions = ev.tool_versions;
+  for (const auto& [k, v] : ev.tool_versions) e.tool_versions[k] = v;
   e.source_output = ev.source_output;
   e.candidate = ev.candidate;
   if (ev.signature) fill_distances(e, *ev.signature, ref.signature);
@@ -180,6 +184,7 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
     req.rules = &rules;
     req.seed = opts.seed;
     req.design = locked->design;
+    req.run_dir = out;
     result.vortex_signature_note = backend.measure_locked_vortex_signature(revision_dir(out, locked->revision), req);
   }
   const SourceTree sources = load_sources(out, *locked);
@@ -380,7 +385,8 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
       e.source_hashes = tree_hashes(p.sources);
     } else {
       if (e.axes.empty()) e.axes = {{"unknown", "forward"}};  // an agent that named no axis
-      evaluate(e, retained_sources, p.sources, e.design, ref, backend, rules, opts, out);
+      // Every file but the editable ones must be the harness's own rendering of the design.
+      evaluate(e, space.render(e.design), p.sources, e.design, ref, backend, rules, opts, out);
       if (e.decision != Decision::kReject) {
         e.delta_d = *e.d - *retained.d;
         e.decision = should_retain(*e.d, *retained.d) ? Decision::kRetain : Decision::kRevert;

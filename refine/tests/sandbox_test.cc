@@ -129,10 +129,12 @@ TEST(Sandbox, RejectsAnEditOutsideTheNamedFilesAndASwapTargetChange) {
   EXPECT_EQ(v[0].rule, "edit_outside_named_files");
   EXPECT_EQ(v[0].file, "vortex/Makefile");
 
-  // A comment-only change of a fixed file (a generator banner) is not an edit.
+  // Byte for byte: a line that looks like a comment is a recipe to make when it starts with a tab.
   cand = seed;
-  cand["vortex/Makefile"] = "# Vortex candidate linear_t128x32 (banner)\n" + cand["vortex/Makefile"];
-  EXPECT_TRUE(check_sources(seed, cand, default_rules()).empty());
+  cand["vortex/Makefile"] += "all:\n\t# comment to a reader, a command to make\n";
+  v = check_sources(seed, cand, default_rules());
+  ASSERT_EQ(v.size(), 1u) << all(v);
+  EXPECT_EQ(v[0].rule, "edit_outside_named_files");
 
   cand = seed;
   cand["vortex/extra.cpp"] = "int x;\n";
@@ -143,6 +145,64 @@ TEST(Sandbox, RejectsAnEditOutsideTheNamedFilesAndASwapTargetChange) {
   v = check_sources(seed, cand, default_rules());
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].rule, "swap_target");
+}
+
+TEST(Sandbox, JoinsAdjacentLiteralsAndSeesNewSpellings) {
+  const SourceTree seed = clean_tree();
+  SourceTree cand = seed;
+  cand["vortex/main.cpp"] = "void* h = dlopen(\"libcub\" \"las.so\", 2);\n";
+  auto v = check_sources(seed, cand, default_rules());
+  EXPECT_TRUE(has_rule(v, "vendor_library")) << all(v);
+  EXPECT_TRUE(has_rule(v, "dynamic_loading")) << all(v);
+  cand = seed;
+  cand["cuda/candidate.cu"] += "__device__ void f(float* p) { asm volatile(\"re\"\n \"d.global.add.f32 [%0], 1.0;\" :: \"l\"(p)); }\n";
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "atomics"));
+  cand = seed;
+  cand["cuda/candidate.cu"] += "__device__ void g(int* p) { __nv_atomic_fetch_add(p, 1, 0, 0); }\n";
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "atomics"));
+  cand = seed;
+  cand["vortex/kernel.cpp"] += "asm(\".incbin \\\"/tmp/x.bin\\\"\");\n";
+  EXPECT_TRUE(has_rule(check_sources(seed, cand, default_rules()), "stored_output"));
+}
+
+TEST(Sandbox, PreprocessedTextIsCheckedOnlyWhereItCameFromTheCandidate) {
+  // cpp output: a system header's own atomics are not the candidate's; the candidate's macro use is.
+  const std::string tu =
+      "# 1 \"/c/kernel.cpp\"\n"
+      "# 1 \"/usr/include/atomic\" 1 3\n"
+      "int __atomic_load_n_wrapper(int* p) { return __atomic_load_n(p, 0); }\n"
+      "# 3 \"/c/kernel.cpp\" 2\n"
+      "void k(int* p) { __atomic_fetch_add(p, 1, 0); }\n";
+  const auto v = check_preprocessed(tu, {{"/c/kernel.cpp", "vortex/kernel.cpp"}}, default_rules());
+  ASSERT_EQ(v.size(), 1u) << all(v);
+  EXPECT_EQ(v[0].rule, "atomics");
+  EXPECT_EQ(v[0].file, "vortex/kernel.cpp");
+  EXPECT_EQ(v[0].line, 3);
+  EXPECT_TRUE(check_preprocessed(tu, {{"/c/other.cpp", "x"}}, default_rules()).empty());
+}
+
+TEST(Sandbox, ArtefactRules) {
+  EXPECT_EQ(check_riscv_disassembly("80000abc:\t0805262f          \tamoadd.w\ta2,zero,(a0)\n", "k").size(), 1u);
+  EXPECT_TRUE(check_riscv_disassembly("80000abc:\t00b50533          \tadd\ta0,a0,a1\n", "k").empty());
+  EXPECT_EQ(check_ptx("\tred.global.add.f32 \t[%rd1], %f1;\n", "p")[0].rule, "atomics");
+  EXPECT_EQ(check_ptx("\t@%p1 atom.global.add.u32 \t%r1, [%rd1], 1;\n", "p")[0].rule, "atomics");
+  EXPECT_EQ(check_ptx(".extern .func  (.param .b32 func_retval0) cublasSgemm_v2(\n", "p")[0].rule, "vendor_library");
+  EXPECT_TRUE(check_ptx("\tld.global.f32 \t%f1, [%rd1];\n", "p").empty());
+  EXPECT_EQ(check_sass("        /*0090*/  RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;\n", "s")[0].rule, "atomics");
+  ElfFacts f{{"libc.so.6", "libcublas.so.12"}, {"dlsym@GLIBC_2.34", "printf@GLIBC_2.2.5", "system@GLIBC_2.2.5"}};
+  const std::vector<std::string> allowed = {"libc.so.6"};
+  const auto v = check_elf(f, &allowed, "vortex/vxs_candidate");
+  EXPECT_TRUE(has_rule(v, "dynamic_loading")) << all(v);
+  EXPECT_TRUE(has_rule(v, "process_spawn")) << all(v);
+  EXPECT_TRUE(has_rule(v, "vendor_library")) << all(v);
+  CudaFacts design{{"vxs_gemm"}, {"maxntid 256, 1, 1"}, {"grid,256"}};
+  CudaFacts cand = design;
+  EXPECT_TRUE(check_cuda_launches(cand, design, "c").empty());
+  cand.launch_sites = {"grid,128"};
+  EXPECT_EQ(check_cuda_launches(cand, design, "c")[0].rule, "launch_mismatch");
+  cand = design;
+  cand.entries.push_back("decoy");
+  EXPECT_EQ(check_cuda_launches(cand, design, "c")[0].rule, "decoy_launch");
 }
 
 TEST(Sandbox, CommentsDoNotTripRules) {

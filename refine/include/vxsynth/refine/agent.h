@@ -133,8 +133,14 @@ class BuiltinAgent : public Agent {
 /// sources/ and writes output.json. Protocol: docs/agent-protocol.md.
 class ExternalAgent : public Agent {
  public:
-  ExternalAgent(std::string command, std::filesystem::path work_root, double timeout_s)
-      : command_(std::move(command)), work_root_(std::move(work_root)), timeout_s_(timeout_s) {}
+  /// `isolation` confines the command (isolation.h); `hidden` are directories it must not see
+  /// (the run's output directory: revisions, inputs and reference outputs), apart from its own
+  /// work directory, which is bound writable inside them.
+  ExternalAgent(std::string command, std::filesystem::path work_root, double timeout_s,
+                std::shared_ptr<const Isolation> isolation = make_no_isolation(),
+                std::vector<std::filesystem::path> hidden = {})
+      : command_(std::move(command)), work_root_(std::move(work_root)), timeout_s_(timeout_s),
+        isolation_(std::move(isolation)), hidden_(std::move(hidden)) {}
   [[nodiscard]] std::string name() const override { return "cmd:" + command_; }
   [[nodiscard]] Proposal propose(const AgentInput& in) override;
 
@@ -142,6 +148,8 @@ class ExternalAgent : public Agent {
   std::string command_;
   std::filesystem::path work_root_;
   double timeout_s_;
+  std::shared_ptr<const Isolation> isolation_;
+  std::vector<std::filesystem::path> hidden_;
 };
 
 /// The protocol version written into input.json.

@@ -32,6 +32,9 @@ struct EvalRequest {
   /// Design point of the candidate, or of the design it was edited from (external agents): the
   /// backend takes the Vortex machine shape (cores, warps, threads) from it.
   nlohmann::json design;
+  /// The run's output directory (all revisions, their inputs and reference outputs): hidden from
+  /// every isolated build and run of the candidate; the harness caches its own builds under it.
+  std::filesystem::path run_dir;
 };
 
 /// What a backend measured for one candidate.

@@ -3,19 +3,29 @@
 /// The refinement sandbox (paper §3.3; docs/signature.md §2): the constraint set that
 /// every revision is validated against before it is built, run or profiled, whatever agent wrote it.
 ///
-/// Three layers, each a table of rules with a stable id that the record's rejection reason names:
-///  1. file rules: only the named files may change (and the swap target never);
-///  2. source rules: no vendor-library calls, no atomics, no reading of stored outputs;
-///  3. fixed properties: engine class, data types, block size and shape, re-checked from what the
-///     candidate's own launch and counters report (not from what its sources claim).
-/// Time limits on builds and runs are part of the rules and enforced by the process runner.
+/// Layers, each with a stable rule id that the record's rejection reason names (docs/sandbox.md):
+///  1. file rules (sandbox_files.cc): only the named files may change, byte for byte everything
+///     else is the harness's own rendering of the design (and the swap target never changes);
+///  2. source rules (sandbox_source_rules.cc): no vendor-library calls, no atomics, no file I/O,
+///     no dynamic loading or process spawning, on the raw text and again on what the compiler saw
+///     (the preprocessed translation units, sandbox_artefacts.cc);
+///  3. artefact rules (sandbox_artefacts.cc): the built kernels and programs themselves — RISC-V
+///     disassembly without AMO/LR/SC, PTX/SASS without atom/red or calls into other code, host
+///     programs without dlopen/dlsym or dynamic libraries the harness's own build does not need;
+///  4. fixed properties (sandbox_fixed.cc): engine class, data types, block size and shape,
+///     re-checked from what the harness's own launch and the counters report.
+/// Builds, runs and external agents run under an Isolation (isolation.h); time limits are part of
+/// the rules and enforced by the process runner.
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "vxsynth/core/context.h"
+#include "vxsynth/refine/isolation.h"
 
 namespace vxsynth::refine {
 
@@ -37,6 +47,8 @@ struct SandboxRules {
   /// for the small shapes the CPU path runs (a seed build + vxsim run takes a few seconds here).
   double build_timeout_s = 300.0;
   double run_timeout_s = 600.0;
+  /// How builds and runs of candidates are confined (isolation.h); a plain child by default.
+  std::shared_ptr<const Isolation> isolation = make_no_isolation();
 };
 
 /// The default editable files and swap-target files of a candidate pair in vxsynth's layout
@@ -45,8 +57,10 @@ struct SandboxRules {
 
 /// One broken rule.
 struct Violation {
-  std::string rule;     ///< rule id: "edit_outside_named_files", "swap_target", "vendor_library",
-                        ///< "atomics", "stored_output", "fixed_property"
+  std::string rule;     ///< rule id (docs/sandbox.md table): "edit_outside_named_files", "swap_target",
+                        ///< "vendor_library", "atomics", "stored_output", "dynamic_loading",
+                        ///< "process_spawn", "self_check", "input_changed", "decoy_launch",
+                        ///< "launch_mismatch", "fixed_property"
   std::string file;     ///< candidate file, empty for launch/counter checks
   int line = 0;         ///< 1-based source line, 0 when not from a source
   std::string what;     ///< what was found, e.g. "atomicAdd(" or "block size 256 ≠ 128"
@@ -63,12 +77,63 @@ struct SourceRule {
 };
 [[nodiscard]] const std::vector<SourceRule>& source_rule_table();
 
-/// Checks a candidate against the retained pair: file rules, then source rules on every changed
-/// or added file (the seed is checked whole by passing an empty `retained`). Comments are ignored;
-/// string literals are scanned (inline asm lives there). Returns all violations, empty = clean.
+/// Checks a candidate against `expected` (the harness's rendering of the design the candidate
+/// descends from): every file outside `rules.editable` must be byte-identical to it, nothing added
+/// or removed; then the source rules on every changed or added file (the seed is checked whole by
+/// passing an empty `expected`). Comments are ignored; string literals are scanned (inline asm
+/// lives there), adjacent literals joined first. Returns all violations, empty = clean.
 [[nodiscard]] std::vector<Violation> check_sources(const SourceTree& retained,
                                                    const SourceTree& candidate,
                                                    const SandboxRules& rules);
+
+/// The source rules applied to one preprocessed translation unit (`cpp -E`/`-save-temps` output
+/// with line markers): only text that came from the files in `scanned` (absolute path → candidate
+/// path such as "vortex/kernel.cpp") is checked, after every macro and include was expanded, so a
+/// macro defined in a header or pasted from tokens is seen as the compiler saw it.
+[[nodiscard]] std::vector<Violation> check_preprocessed(const std::string& translation_unit,
+                                                        const std::map<std::string, std::string>& scanned,
+                                                        const SandboxRules& rules);
+
+/// RISC-V disassembly (`objdump -d` of kernel.elf): no AMO, LR or SC instruction.
+[[nodiscard]] std::vector<Violation> check_riscv_disassembly(const std::string& dump, const std::string& file);
+
+/// PTX of a CUDA candidate: no atom/red (or other reducing memory) instruction, no call into a
+/// function the module does not define.
+[[nodiscard]] std::vector<Violation> check_ptx(const std::string& ptx, const std::string& file);
+
+/// SASS (`cuobjdump -sass`): no ATOM/ATOMG/ATOMS/RED instruction, no absolute call.
+[[nodiscard]] std::vector<Violation> check_sass(const std::string& sass, const std::string& file);
+
+/// Dynamic facts of an ELF file: DT_NEEDED libraries and undefined symbols (demangled).
+struct ElfFacts {
+  std::vector<std::string> needed;
+  std::vector<std::string> undefined;
+};
+/// Reads them with binutils' readelf and nm; throws vxsynth::Error when they cannot be read.
+[[nodiscard]] ElfFacts read_elf_facts(const std::filesystem::path& elf);
+
+/// A built program or object: no symbol of the dynamic loader, process spawning or a vendor
+/// library undefined in it, and (when `allowed_needed` is given) no DT_NEEDED library outside it
+/// (the harness's own build of the same program).
+[[nodiscard]] std::vector<Violation> check_elf(const ElfFacts& facts, const std::vector<std::string>* allowed_needed,
+                                               const std::string& file);
+
+/// What a compiled CUDA candidate launches: its kernels (PTX `.entry` names), their launch bounds
+/// (`.maxntid`/`.reqntid`), and its launch sites (the `<<<…>>>` configurations as the compiler saw
+/// them after preprocessing, white space removed), each sorted.
+struct CudaFacts {
+  std::vector<std::string> entries;
+  std::vector<std::string> bounds;
+  std::vector<std::string> launch_sites;
+};
+/// Facts of the PTX `ptx` and the translation unit `tu` of the file at `cu_path` (absolute).
+[[nodiscard]] CudaFacts cuda_facts(const std::string& ptx, const std::string& tu, const std::string& cu_path);
+
+/// One strategy, two sides: the candidate launches exactly the kernels the design's own rendering
+/// does, with the same launch bounds and launch configurations ("decoy_launch" for a kernel the
+/// design does not name, "launch_mismatch" for a changed configuration).
+[[nodiscard]] std::vector<Violation> check_cuda_launches(const CudaFacts& candidate, const CudaFacts& design,
+                                                         const std::string& file);
 
 /// Properties a candidate exhibited in its own run (launch geometry and counters), as reported by
 /// the profile backend. Unset fields were not observable by that backend and are not checked.

@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// How the sandbox runs code it does not trust (docs/sandbox.md "Isolation"): an external agent,
+/// the build of a candidate, and the candidate's own host program. An interface with one file per
+/// implementation:
+///  - isolation_bwrap.cc: Debian's bubblewrap. The child sees the host file system read-only, one
+///    writable directory, an empty /tmp, no network (own network namespace with loopback only),
+///    its own PID, IPC and UTS namespaces, an empty environment apart from what the caller names,
+///    and it dies with vxsynth; when its first process exits, the kernel kills every process left
+///    in its PID namespace, so no child survives the call. Directories the caller names as hidden
+///    (the run's output directory, which holds the reference outputs) are covered by an empty
+///    tmpfs.
+///  - isolation_none.cc: a plain child process in the same file system (time limit and process
+///    group kill only). Used for the harness's own steps when bubblewrap is missing, and for
+///    external agents only with the explicit `--unsafe-no-isolation`, which the record names.
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vxsynth/common/process.h"
+
+namespace vxsynth::refine {
+
+/// One isolated command.
+struct IsolatedRun {
+  std::filesystem::path work;                     ///< the only writable directory; also the cwd
+  std::vector<std::filesystem::path> writable;   ///< further writable directories (rarely needed)
+  std::vector<std::filesystem::path> hidden;      ///< covered by an empty tmpfs (e.g. the run directory)
+  std::map<std::string, std::string> env;         ///< the environment besides PATH, HOME=work, LANG=C
+  double timeout_s = 300.0;
+};
+
+class Isolation {
+ public:
+  virtual ~Isolation() = default;
+  /// True when the implementation confines the child (bwrap); false for the plain child.
+  [[nodiscard]] virtual bool isolates() const = 0;
+  /// One line for the record: "bwrap 0.8.0 (ro root, rw work dir, no network, pid namespace)".
+  [[nodiscard]] virtual std::string description() const = 0;
+  /// Runs argv under the isolation; never throws for a failing child (like run_process).
+  [[nodiscard]] virtual ProcessResult run(const std::vector<std::string>& argv, const IsolatedRun& spec) const = 0;
+};
+
+/// bubblewrap at `bwrap` (usually /usr/bin/bwrap), if it works on this machine: it is probed once
+/// with a trivial command, since a kernel without unprivileged user namespaces refuses it.
+/// Returns null when it is absent or refused; `why` then says why.
+[[nodiscard]] std::shared_ptr<const Isolation> make_bwrap_isolation(const std::filesystem::path& bwrap,
+                                                                    std::string* why);
+
+/// A plain child process (no confinement).
+[[nodiscard]] std::shared_ptr<const Isolation> make_no_isolation();
+
+/// bubblewrap from PATH or /usr/bin/bwrap when it works, else the plain child. `why_not` (when the
+/// result does not isolate) says why bubblewrap is not used.
+[[nodiscard]] std::shared_ptr<const Isolation> default_isolation(std::string* why_not);
+
+}  // namespace vxsynth::refine

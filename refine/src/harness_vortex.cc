@@ -1,0 +1,168 @@
+#include "harness_vortex.h"
+
+#include <fmt/format.h>
+
+#include "candidate_steps.h"
+#include "vxsynth/check/inputs.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/emit.h"
+#include "vxsynth/codegen/vortex_check.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/refine/agent.h"
+
+namespace vxsynth::refine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Program names in the generated Makefile (PROJECT) and the compiler's kept preprocessed output
+// (-save-temps=obj names them <output>-<source>.ii).
+constexpr const char* kHostProgram = "vxs_candidate";
+constexpr const char* kKernelTu = "kernel.elf-kernel.ii";
+constexpr const char* kHostTu = "vxs_candidate-main.ii";
+
+std::string abs(const fs::path& p) { return fs::absolute(p).lexically_normal().string(); }
+
+ProcessResult isolated(const EvalRequest& req, const fs::path& candidate_dir, const std::vector<std::string>& argv,
+                       const fs::path& work, std::map<std::string, std::string> env, double timeout) {
+  IsolatedRun r;
+  r.work = work;
+  r.hidden = hidden_dirs(candidate_dir, req);
+  r.env = std::move(env);
+  r.timeout_s = timeout;
+  return req.rules->isolation->run(argv, r);
+}
+
+// `make all` of the candidate in its own directory, keeping what the compilers saw.
+std::string build_candidate(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req) {
+  const fs::path vdir = candidate_dir / "vortex";
+  const std::string flags = "-I" + abs(vdir) + " -save-temps=obj";
+  const ProcessResult b = isolated(req, candidate_dir,
+                                   {"make", "VXSDK=" + abs(sdk_dir), "VX_EXTRA_CFLAGS=" + flags,
+                                    "HOST_EXTRA_CFLAGS=" + flags, "all"},
+                                   vdir, {}, req.rules->build_timeout_s);
+  if (!b.ok()) return fmt::format("build: make {}: {}", b.status_text(), tail_lines(b.output, 4));
+  return {};
+}
+
+// The harness's host program for the design: codegen's rendering of the Vortex side, built once
+// per design under the run directory (or the candidate directory when there is none).
+fs::path harness_host(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
+                      std::string* failure) {
+  const codegen::Candidate rendered = codegen::emit_vortex(codegen::design_point_from_json(req.design));
+  std::string key_text = read_file(sdk_dir / "sdk.mk");
+  for (const auto& f : rendered.files) key_text += f.name + '\0' + f.text + '\0';
+  const std::string key = sha256_hex(key_text).substr(0, 16);
+  const fs::path root = req.run_dir.empty() ? candidate_dir / "harness-host" : req.run_dir / "work" / "harness-host";
+  const fs::path dir = root / key;
+  if (fs::exists(dir / kHostProgram)) return dir / kHostProgram;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  codegen::write_candidate(dir, rendered);
+  IsolatedRun r;
+  r.work = dir;
+  r.timeout_s = req.rules->build_timeout_s;
+  const ProcessResult b = req.rules->isolation->run({"make", "VXSDK=" + abs(sdk_dir), kHostProgram}, r);
+  if (!b.ok()) {
+    *failure = fmt::format("harness: building the harness's host program: make {}: {}", b.status_text(),
+                           tail_lines(b.output, 4));
+    return {};
+  }
+  return dir / kHostProgram;
+}
+
+std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path& host, const SandboxRules& rules) {
+  std::vector<Violation> v;
+  std::map<std::string, std::string> scanned;
+  for (const char* f : {"kernel.cpp", "main.cpp", "common.h"}) scanned[abs(vdir / f)] = std::string("vortex/") + f;
+  for (const char* tu : {kKernelTu, kHostTu}) {
+    if (!fs::exists(vdir / tu)) throw make_error("{}: the build kept no preprocessed output", (vdir / tu).string());
+    const auto p = check_preprocessed(read_file(vdir / tu), scanned, rules);
+    v.insert(v.end(), p.begin(), p.end());
+  }
+  const ProcessResult dump = run_process({"riscv64-unknown-elf-objdump", "-d", abs(vdir / "kernel.elf")}, {120});
+  if (!dump.ok()) throw make_error("objdump -d {}: {}", (vdir / "kernel.elf").string(), tail_lines(dump.output, 2));
+  const auto d = check_riscv_disassembly(dump.output, "vortex/kernel.elf");
+  v.insert(v.end(), d.begin(), d.end());
+  const ElfFacts harness = read_elf_facts(host);
+  const auto e = check_elf(read_elf_facts(vdir / kHostProgram), &harness.needed, "vortex/" + std::string(kHostProgram));
+  v.insert(v.end(), e.begin(), e.end());
+  return v;
+}
+
+// The candidate's own host program on inputs it draws itself (functional mode): its FAILED! counts.
+std::string own_self_check(const fs::path& candidate_dir, const EvalRequest& req) {
+  const auto env = codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/false);
+  const fs::path vdir = candidate_dir / "vortex";
+  const ProcessResult r = isolated(req, candidate_dir, {"./" + std::string(kHostProgram)}, vdir, env,
+                                   req.rules->run_timeout_s);
+  write_file_atomic(candidate_dir / "self_check.log", r.output);
+  if (r.ok() && r.output.find("FAILED!") == std::string::npos && r.output.find("PASSED!") != std::string::npos)
+    return {};
+  return sandbox_failure({{"self_check", "vortex/main.cpp", 0,
+                           fmt::format("the candidate's own host program failed its self-check ({}): {}",
+                                       r.status_text(), tail_lines(r.output, 3))}});
+}
+
+}  // namespace
+
+std::vector<fs::path> hidden_dirs(const fs::path& candidate_dir, const EvalRequest& req) {
+  std::vector<fs::path> h;
+  if (!req.run_dir.empty()) h.push_back(req.run_dir);
+  h.push_back(candidate_dir);
+  return h;
+}
+
+std::string sandbox_failure(const std::vector<Violation>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : "; ") + x.message();
+  return "sandbox: " + s;
+}
+
+std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
+                               const CandidateData& d, bool timing, std::vector<double>& out) {
+  if (std::string f = build_candidate(candidate_dir, sdk_dir, req); !f.empty()) return f;
+  std::string failure;
+  const fs::path host = harness_host(candidate_dir, sdk_dir, req, &failure);
+  if (!failure.empty()) return failure;
+  const fs::path vdir = candidate_dir / "vortex";
+  if (const auto v = artefact_violations(vdir, host, *req.rules); !v.empty()) return sandbox_failure(v);
+  if (std::string f = own_self_check(candidate_dir, req); !f.empty()) return f;
+
+  // The measured run: the harness's program, the candidate's kernel image made by the harness
+  // from the checked kernel.elf, copies of the inputs; nothing else of the candidate's.
+  const fs::path run = candidate_dir / "harness-run";
+  std::error_code ec;
+  fs::remove_all(run, ec);
+  fs::create_directories(run / kDataDir);
+  fs::copy_file(host, run / kHostProgram);
+  const ProcessResult vxbin = run_process({abs(sdk_dir / "vxbin"), abs(vdir / "kernel.elf"), abs(run / "kernel.vxbin")}, {120});
+  if (!vxbin.ok()) return fmt::format("build: vxbin {}: {}", vxbin.status_text(), tail_lines(vxbin.output, 2));
+  std::map<std::string, std::string> input_hash;
+  for (const auto& e : fs::directory_iterator(d.dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "ref_output.bin" || name == "out.bin" || !e.is_regular_file()) continue;
+    fs::copy_file(e.path(), run / kDataDir / name);
+    input_hash[name] = sha256_hex(read_file(e.path()));
+  }
+  auto env = codegen::vxsim_env(codegen::design_point_from_json(req.design), timing);
+  env["VXSIM_SIGNATURE"] = abs(run / kVortexSignatureFile);
+  const ProcessResult r = isolated(req, candidate_dir, {"./" + std::string(kHostProgram), "-d", abs(run / kDataDir)},
+                                   run, env, req.rules->run_timeout_s);
+  write_file_atomic(candidate_dir / "run.log", r.output);
+  const fs::path out_bin = run / kDataDir / "out.bin";
+  if (!r.ok() || !fs::exists(out_bin))
+    return fmt::format("run: {}{}: {}", r.status_text(), fs::exists(out_bin) ? "" : ", no out.bin", tail_lines(r.output, 4));
+  for (const auto& [name, hash] : input_hash)
+    if (!fs::exists(run / kDataDir / name) || sha256_hex(read_file(run / kDataDir / name)) != hash)
+      return sandbox_failure({{"input_changed", "data/" + name, 0, "the input file changed during the run"}});
+  fs::copy_file(out_bin, d.dir / "out.bin", fs::copy_options::overwrite_existing);
+  if (fs::exists(run / kVortexSignatureFile))
+    fs::copy_file(run / kVortexSignatureFile, candidate_dir / kVortexSignatureFile, fs::copy_options::overwrite_existing);
+  out = check::read_tensor_file(out_bin, check::output_numel(d.op), d.ftype);
+  return {};
+}
+
+}  // namespace vxsynth::refine

@@ -1,0 +1,36 @@
+#pragma once
+// The harness-owned Vortex runner (docs/sandbox.md "The harness owns what it measures"). The
+// candidate's kernel.cpp is built into a kernel image; what is measured — the inputs written to the
+// device, the launches, the output read back, the signature — is done by the harness's own host
+// program: the design's main.cpp and host driver as codegen renders them, built by the harness,
+// never the candidate's main.cpp. The candidate's own host program still runs once, on inputs it
+// draws itself and without the run directory, and its self-check must pass.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "vxsynth/refine/loop.h"
+
+namespace vxsynth::refine {
+
+struct CandidateData;
+
+// Builds <candidate>/vortex (isolated, the compiler's preprocessed output kept), applies the
+// artefact rules, runs the candidate's own self-check, then the harness's host program with the
+// candidate's kernel image on the inputs in `d.dir` (timing mode when `timing`), the signature to
+// <candidate>/vortex_signature.json. Returns the rejection reason, empty on success, with the
+// output in `out`.
+[[nodiscard]] std::string run_vortex_harness(const std::filesystem::path& candidate_dir,
+                                             const std::filesystem::path& sdk_dir, const EvalRequest& req,
+                                             const CandidateData& d, bool timing, std::vector<double>& out);
+
+// What every isolated step of a candidate hides: the run directory and the candidate directory
+// (its data/ holds the reference output), with the step's own directory bound inside.
+[[nodiscard]] std::vector<std::filesystem::path> hidden_dirs(const std::filesystem::path& candidate_dir,
+                                                             const EvalRequest& req);
+
+// "sandbox: rule: …; rule: …" for a list of violations.
+[[nodiscard]] std::string sandbox_failure(const std::vector<Violation>& v);
+
+}  // namespace vxsynth::refine

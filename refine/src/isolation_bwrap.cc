@@ -1,0 +1,91 @@
+// Isolation with Debian's bubblewrap (docs/sandbox.md "Isolation"; bwrap(1)).
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "vxsynth/refine/isolation.h"
+
+namespace vxsynth::refine {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BwrapIsolation : public Isolation {
+ public:
+  BwrapIsolation(fs::path bwrap, std::string version) : bwrap_(std::move(bwrap)), version_(std::move(version)) {}
+
+  bool isolates() const override { return true; }
+
+  std::string description() const override {
+    return fmt::format("{} ({}: read-only root, one writable directory, empty /tmp, hidden run directory, no network, "
+                       "own pid/ipc/uts namespaces, cleared environment, dies with vxsynth)",
+                       bwrap_.string(), version_);
+  }
+
+  ProcessResult run(const std::vector<std::string>& argv, const IsolatedRun& spec) const override {
+    return run_process(command(argv, spec), {spec.timeout_s, spec.work});
+  }
+
+  std::vector<std::string> command(const std::vector<std::string>& argv, const IsolatedRun& spec) const {
+    // Later mounts cover earlier ones: the read-only root, then the empty tmpfs over /tmp and over
+    // each hidden directory, then the writable directories (which may lie inside a hidden one).
+    std::vector<std::string> c = {bwrap_.string(), "--unshare-all", "--die-with-parent", "--new-session",
+                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"};
+    for (const fs::path& h : spec.hidden)
+      if (fs::is_directory(h)) c.insert(c.end(), {"--tmpfs", fs::absolute(h).string()});
+    std::vector<fs::path> rw = spec.writable;
+    rw.insert(rw.begin(), spec.work);
+    for (const fs::path& w : rw) {
+      const std::string p = fs::absolute(w).string();
+      c.insert(c.end(), {"--bind", p, p});
+    }
+    const std::string work = fs::absolute(spec.work).string();
+    const char* path = std::getenv("PATH");
+    c.insert(c.end(), {"--chdir", work, "--clearenv", "--setenv", "PATH",
+                       path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", work,
+                       "--setenv", "LANG", "C"});
+    for (const auto& [k, v] : spec.env) c.insert(c.end(), {"--setenv", k, v});
+    c.push_back("--");
+    c.insert(c.end(), argv.begin(), argv.end());
+    return c;
+  }
+
+ private:
+  fs::path bwrap_;
+  std::string version_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Isolation> make_bwrap_isolation(const fs::path& bwrap, std::string* why) {
+  if (!fs::exists(bwrap)) {
+    if (why) *why = bwrap.string() + " does not exist (Debian package bubblewrap)";
+    return nullptr;
+  }
+  const ProcessResult v = run_process({bwrap.string(), "--version"}, {10});
+  const std::string version = v.ok() ? tail_lines(v.output, 1) : std::string("version unknown");
+  auto iso = std::make_shared<BwrapIsolation>(bwrap, version.substr(0, version.find('\n')));
+  // A kernel or container without the namespaces bwrap needs refuses even a trivial command.
+  IsolatedRun probe;
+  probe.work = fs::temp_directory_path();
+  probe.timeout_s = 20;
+  const ProcessResult p = iso->run({"/bin/true"}, probe);
+  if (!p.ok()) {
+    if (why) *why = fmt::format("{} cannot create a sandbox here ({}): {}", bwrap.string(), p.status_text(),
+                                tail_lines(p.output, 2));
+    return nullptr;
+  }
+  return iso;
+}
+
+std::shared_ptr<const Isolation> default_isolation(std::string* why_not) {
+  std::string why;
+  for (const char* candidate : {"/usr/bin/bwrap", "/bin/bwrap"}) {
+    if (auto iso = make_bwrap_isolation(candidate, &why)) return iso;
+    if (fs::exists(candidate)) break;
+  }
+  if (why_not) *why_not = why;
+  return make_no_isolation();
+}
+
+}  // namespace vxsynth::refine

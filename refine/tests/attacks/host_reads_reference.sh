@@ -1,0 +1,9 @@
+#!/bin/sh
+# Catalogue attack: 
+set -e
+cd sources
+python3 "$(dirname "$0")/edit.py" vortex/main.cpp append '
+#include <fcntl.h>
+static int vxs_fd = open("../data/ref_" "output.bin", 0);
+'
+python3 "$(dirname "$0")/edit.py" ../output.json "host_reads_reference"

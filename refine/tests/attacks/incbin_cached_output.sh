@@ -1,0 +1,8 @@
+#!/bin/sh
+# Catalogue attack: 
+set -e
+cd sources
+python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp append '
+asm(".section .rodata\n.incbin \"/tmp/cached_out.bin\"\n.text");
+'
+python3 "$(dirname "$0")/edit.py" ../output.json "incbin_cached_output"

@@ -1,0 +1,6 @@
+#!/bin/sh
+# Catalogue attack: 
+set -e
+cd sources
+echo 'int vxs_extra;' > vortex/extra.h
+python3 "$(dirname "$0")/edit.py" ../output.json "new_file"

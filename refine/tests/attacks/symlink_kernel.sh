@@ -1,0 +1,6 @@
+#!/bin/sh
+# Catalogue attack: 
+set -e
+cd sources
+cp vortex/kernel.cpp /tmp/k.cpp 2>/dev/null || true; rm vortex/kernel.cpp; ln -s /tmp/k.cpp vortex/kernel.cpp
+python3 "$(dirname "$0")/edit.py" ../output.json "symlink_kernel"
