@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "candidate_steps.h"
+#include "harness_cuda.h"
+#include "harness_vortex.h"
 #include "tool_probe.h"
 #include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/emit.h"
@@ -62,6 +64,9 @@ class NcuBackend : public ProfileBackend {
     ev.tool_versions = versions_;
     ev.observed_is_vortex = false;
     const CandidateData data = prepare_data(dir, req);
+    // The artefact rules on the CUDA candidate (harness_cuda.h) before it is linked and profiled.
+    if (nvcc_) ev.failure = check_cuda_candidate(dir, req, *nvcc_, std::string(core::arch_info(arch_).sm));
+    if (!ev.failure.empty()) return ev;
     CudaSide cuda = run_cuda_side(dir, req, data, ev);
     if (!cuda.failure.empty()) {
       ev.failure = cuda.failure;
@@ -84,17 +89,25 @@ class NcuBackend : public ProfileBackend {
   // timing mode on the same inputs for its signature (every launch recorded, the main one at the
   // top level: docs/timing.md, "Signature file").
   std::string measure_locked_vortex_signature(const fs::path& dir, const EvalRequest& req) override {
-    const fs::path sig_path = dir / kVortexSignatureFile;
+    // The harness's own host program and kernel image from evaluate() (harness_vortex.h), isolated.
+    const fs::path run = dir / "harness-run";
+    const fs::path sig_path = run / kVortexSignatureFile;
     std::map<std::string, std::string> env =
         codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/true);
     env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
     std::error_code ec;
     fs::remove(sig_path, ec);
-    const ProcessResult run = run_process({"./vxs_candidate", "-d", fs::absolute(dir / kDataDir).string()},
-                                          {req.rules->run_timeout_s, dir / "vortex", env});
-    write_file_atomic(dir / "run_timing.log", run.output);
-    if (!run.ok() || !fs::exists(sig_path))
-      return fmt::format("timing run of the locked kernel: {}: {}", run.status_text(), tail_lines(run.output, 2));
+    IsolatedRun r;
+    r.work = run;
+    r.hidden = hidden_dirs(dir, req);
+    r.env = env;
+    r.timeout_s = req.rules->run_timeout_s;
+    const ProcessResult p =
+        req.rules->isolation->run({"./vxs_candidate", "-d", fs::absolute(run / kDataDir).string()}, r);
+    write_file_atomic(dir / "run_timing.log", p.output);
+    if (!p.ok() || !fs::exists(sig_path))
+      return fmt::format("timing run of the locked kernel: {}: {}", p.status_text(), tail_lines(p.output, 2));
+    fs::copy_file(sig_path, dir / kVortexSignatureFile, fs::copy_options::overwrite_existing);
     return {};
   }
 

@@ -1,5 +1,7 @@
 #include "harness_vortex.h"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "candidate_steps.h"
@@ -117,7 +119,9 @@ std::vector<fs::path> hidden_dirs(const fs::path& candidate_dir, const EvalReque
 
 std::string sandbox_failure(const std::vector<Violation>& v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : "; ") + x.message();
+  std::set<std::string> seen;  // the same finding in two translation units is reported once
+  for (const auto& x : v)
+    if (seen.insert(x.message()).second) s += (s.empty() ? "" : "; ") + x.message();
   return "sandbox: " + s;
 }
 

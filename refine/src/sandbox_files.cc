@@ -71,10 +71,10 @@ std::vector<Violation> check_sources(const SourceTree& expected, const SourceTre
         continue;
       }
     }
-    // The swap target is reference data written by the harness (the reference kernel's name and op
-    // stack, e.g. "cutlass::Kernel2<…>" or "aten::cudnn_convolution"), never candidate code; it may
-    // not change (checked above), and the code rules do not apply to it.
-    if (is && !contains(rules.swap_target_files, p)) scan_raw(p, new_it->second, rules, out);
+    // The code rules apply to the editable files: everything else is the harness's own rendering
+    // (the fixed runtime, which does the file I/O; the swap target, reference data naming the
+    // reference kernel and op stack, e.g. "cutlass::Kernel2<…>" or "aten::cudnn_convolution").
+    if (is && contains(rules.editable, p)) scan_raw(p, new_it->second, rules, out);
   }
   return out;
 }

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
@@ -105,7 +107,9 @@ TEST(SandboxCatalogue, EveryAttackIsRejectedWithItsRuleAndACleanEditIsAccepted) 
     const fs::path dir = out / "work" / "revisions" / fmt::format("r{:04}", e.revision);
     if (!fs::exists(dir)) continue;
     for (const auto& [rel, hash] : e.source_hashes)
-      if (fs::exists(dir / rel)) EXPECT_EQ(sha256_hex(read_file(dir / rel)), hash) << dir / rel;
+      if (fs::exists(dir / rel)) {
+        EXPECT_EQ(sha256_hex(read_file(dir / rel)), hash) << dir / rel;
+      }
   }
   // Nothing outside the agent's directory was written: the SDK's sdk.mk is the build's.
   EXPECT_EQ(read_file(fs::path(VXSYNTH_SDK_DIR) / "sdk.mk").find("vxsynth-attack"), std::string::npos);

@@ -184,6 +184,8 @@ TEST(Sandbox, PreprocessedTextIsCheckedOnlyWhereItCameFromTheCandidate) {
 TEST(Sandbox, ArtefactRules) {
   EXPECT_EQ(check_riscv_disassembly("80000abc:\t0805262f          \tamoadd.w\ta2,zero,(a0)\n", "k").size(), 1u);
   EXPECT_TRUE(check_riscv_disassembly("80000abc:\t00b50533          \tadd\ta0,a0,a1\n", "k").empty());
+  // Undecoded (the ELF's attributes name no A extension): the opcode still counts.
+  EXPECT_EQ(check_riscv_disassembly("80000640:\t00b5202f          \t.word\t0x00b5202f\n", "k").size(), 1u);
   EXPECT_EQ(check_ptx("\tred.global.add.f32 \t[%rd1], %f1;\n", "p")[0].rule, "atomics");
   EXPECT_EQ(check_ptx("\t@%p1 atom.global.add.u32 \t%r1, [%rd1], 1;\n", "p")[0].rule, "atomics");
   EXPECT_EQ(check_ptx(".extern .func  (.param .b32 func_retval0) cublasSgemm_v2(\n", "p")[0].rule, "vendor_library");

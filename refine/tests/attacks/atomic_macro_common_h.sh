@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: an atomic builtin behind a token-pasted macro in vortex/common.h, used from kernel.cpp.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/common.h replace '#endif' '#define VXS_ACC(p, v) __at##omic_fetch_add(p, v, 0)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: cuBLAS through dlopen/dlsym in main.cpp, the names split over string literals.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/main.cpp append '

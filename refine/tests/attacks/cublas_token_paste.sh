@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a cuBLAS symbol formed by token pasting in the CUDA file.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/candidate.cu append '

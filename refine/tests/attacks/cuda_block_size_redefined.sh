@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the CUDA launch's block size changed at the launch site (#define/#undef style).
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/candidate.cu replace '__global__' '#undef VXS_BLOCK_SIZE_PLACEHOLDER

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a second CUDA kernel beside the design's (a decoy that streams the weights).
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/candidate.cu append '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a detached child keeps rewriting the revisions' kernel.cpp after the agent exits.
 set -e
 cd sources
 out=$(cd ../../../.. && pwd)

@@ -5,8 +5,8 @@ import sys
 
 def main():
     path, op = sys.argv[1], sys.argv[2]
-    if path == "output.json":
-        json.dump({"axes": [{"axis": "reg_tile", "direction": "forward"}], "target_metrics": ["ipc"],
+    if path.endswith("output.json"):
+        json.dump({"axes": [{"axis": "reg_tile", "direction": "forward"}], "target_metrics": ["l1_hit_rate"],
                    "rationale": op, "same_kernel": "catalogue attack: " + op}, open(path, "w"))
         return
     text = open(path).read()

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: main.cpp runs system("cp ref_output.bin out.bin").
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/main.cpp append '

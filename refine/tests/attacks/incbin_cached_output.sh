@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a cached output .incbin-ed into the kernel image.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp append '

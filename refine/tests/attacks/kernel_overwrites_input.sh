@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the kernel overwrites an input after using it.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp replace 'return vx_spawn_threads(3, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_kernel, arg);' 'int r = vx_spawn_threads(3, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_kernel, arg);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the kernel computes only the first block.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp replace 'int main()' 'static uint32_t vxs_one_block[3] = {1, 1, 1};

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the kernel writes zeros.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp replace 'int main()' 'static void vxs_zero_kernel(void* p) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a new file beside the named ones.
 set -e
 cd sources
 echo 'int vxs_extra;' > vortex/extra.h

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: __nv_atomic_fetch_add in the CUDA file.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/candidate.cu append '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the candidate's own host check fails (FAILED!): its tolerance is made negative.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/main.cpp replace 'int main(' 'static int vxs_off = 1;

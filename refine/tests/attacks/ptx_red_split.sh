@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: a PTX red.global split across string literals (inline asm).
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/candidate.cu append '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: edit the SDK's sdk.mk in the build tree (outside the agent's directory).
+# Catalogue attack: the SDK's sdk.mk edited outside the agent's directory.
 set -e
 cd sources
 sdk="$(dirname "$0")/../../../build/release/sdk/sdk.mk"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: main.cpp rewrites $VXSIM_SIGNATURE through a token-pasted fopen.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" vortex/main.cpp append '

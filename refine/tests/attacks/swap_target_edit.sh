@@ -1,5 +1,5 @@
 #!/bin/sh
-# Catalogue attack: 
+# Catalogue attack: the operator-swap target edited.
 set -e
 cd sources
 python3 "$(dirname "$0")/edit.py" cuda/swap.json replace '"framework_op"' '"framework_op_was": 1, "framework_op"'

@@ -79,7 +79,7 @@ struct SourceRule {
 
 /// Checks a candidate against `expected` (the harness's rendering of the design the candidate
 /// descends from): every file outside `rules.editable` must be byte-identical to it, nothing added
-/// or removed; then the source rules on every changed or added file (the seed is checked whole by
+/// or removed; then the source rules on every changed or added editable file (the seed by
 /// passing an empty `expected`). Comments are ignored; string literals are scanned (inline asm
 /// lives there), adjacent literals joined first. Returns all violations, empty = clean.
 [[nodiscard]] std::vector<Violation> check_sources(const SourceTree& retained,
