@@ -1,6 +1,7 @@
 #include "vxsynth/codegen/design_point.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 
@@ -68,7 +69,51 @@ uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
 
 }  // namespace
 
-uint32_t smem_bytes(const DesignPoint& p) { return smem_for(p, operand_bytes_cuda(p.fixed.path)); }
+uint32_t cuda_tc_row_pad(const DesignPoint& p) {
+  return p.axes.tensor_core.enabled ? 16 / operand_bytes_cuda(p.fixed.path) : 0;
+}
+namespace {
+
+/// Bytes of one shared-memory stage of the CUDA tensor-core operand tiles (padded rows).
+uint32_t cuda_tc_stage_bytes(const DesignPoint& p) {
+  const auto& t = p.axes.tile;
+  const uint32_t pad = cuda_tc_row_pad(p);
+  const bool b_k_contiguous = p.fixed.op.family == check::OpFamily::kLinear;
+  const uint32_t b = b_k_contiguous ? t.n * (t.k + pad) : t.k * (t.n + pad);
+  return (t.m * (t.k + pad) + b) * operand_bytes_cuda(p.fixed.path);
+}
+
+}  // namespace
+
+uint32_t cuda_tc_stages(const DesignPoint& p) {
+  if (!p.axes.tensor_core.enabled || !p.axes.prefetch) return 1;
+  // As many stages as CUDA's static shared memory holds, 2 to 4 (4 keeps three stages in flight,
+  // enough to cover DRAM latency at these tile sizes; docs/codegen.md "Tensor-core strategy").
+  uint32_t s = 4;
+  while (s > 2 && s * cuda_tc_stage_bytes(p) > kCudaStaticSmem) --s;
+  return s;
+}
+
+std::optional<WarpGrid> warp_grid(uint32_t tiles_m, uint32_t tiles_n, uint32_t warps, uint32_t fm, uint32_t fn) {
+  std::optional<WarpGrid> best;
+  double best_score = 0;
+  for (uint32_t wm = 1; wm <= warps; ++wm) {
+    if (warps % wm != 0 || tiles_m % wm != 0 || tiles_n % (warps / wm) != 0) continue;
+    const uint32_t wn = warps / wm;
+    const double rows = static_cast<double>(tiles_m / wm) * fm, cols = static_cast<double>(tiles_n / wn) * fn;
+    const double score = std::abs(std::log2(rows / cols));
+    if (!best || score < best_score) best = WarpGrid{wm, wn}, best_score = score;
+  }
+  return best;
+}
+
+uint32_t smem_bytes(const DesignPoint& p) {
+  if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p.fixed.path));
+  // Padded rows (A: BM x (BK+pad); B: BN x (BK+pad) or BK x (BN+pad)), times the stages; the fp32
+  // accumulator tile reuses the memory after the last stage.
+  const auto& t = p.axes.tile;
+  return std::max(cuda_tc_stages(p) * cuda_tc_stage_bytes(p), t.m * t.n * 4);
+}
 uint32_t vortex_local_mem_bytes(const DesignPoint& p) { return smem_for(p, operand_bytes_vortex(p)); }
 
 int launches(const DesignPoint& p) {

@@ -14,6 +14,45 @@ namespace vxsynth::codegen::detail {
 
 namespace {
 
+/// Elements per 16-byte vector fill of A and B on CUDA: only where the operand is contiguous along
+/// the tile's fast dimension and every row starts 16-byte aligned (extent and batch stride
+/// multiples of the vector); else 1 (element fills). Vortex has no 16-byte loads: always 1.
+void plan_vectors(Plan& pl) {
+  const DesignPoint& p = *pl.p;
+  if (pl.dialect != Dialect::kCuda || p.axes.lane_map != LaneMap::kContiguous) return;
+  const int64_t vec = pl.bf16 ? 8 : 4;
+  const auto& op = p.fixed.op;
+  const bool bmm = op.family == check::OpFamily::kBmm;
+  const int64_t sa = bmm ? op.a_stride() : 0, sb = bmm ? op.b_stride() : 0;
+  if (pl.g.k % vec == 0 && sa % vec == 0) pl.vec_a = static_cast<uint32_t>(vec);
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      if (pl.g.k % vec == 0) pl.vec_b = static_cast<uint32_t>(vec);
+      break;
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      if (pl.g.n % vec == 0 && sb % vec == 0) pl.vec_b = static_cast<uint32_t>(vec);
+      break;
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d: break;  // im2col gather: element fills
+  }
+}
+
+/// Fragment shape, warp grid, padding, stages and vector fills of the tensor-core strategy.
+void plan_tensor_core(Plan& pl) {
+  const DesignPoint& p = *pl.p;
+  const bool cuda = pl.dialect == Dialect::kCuda;
+  pl.frag = cuda ? frag_dims(p.axes.tensor_core.shape) : vortex_tcu_tile(p.vortex.threads);
+  const uint32_t tiles_m = p.axes.tile.m / pl.frag[0], tiles_n = p.axes.tile.n / pl.frag[1];
+  const auto wg = warp_grid(tiles_m, tiles_n, p.fixed.block_size / pl.warp, pl.frag[0], pl.frag[1]);
+  if (!wg) throw make_error("codegen: no warp grid for {}x{} fragments over {} warps (validation admits none)",
+                            tiles_m, tiles_n, p.fixed.block_size / pl.warp);
+  pl.warps = *wg;
+  pl.pad = cuda ? cuda_tc_row_pad(p) : 0;
+  pl.stages = cuda ? cuda_tc_stages(p) : 1;
+  plan_vectors(pl);
+}
+
 }  // namespace
 
 Plan make_plan(const DesignPoint& p, Dialect d) {
@@ -37,6 +76,7 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
     pl.in_t = (pl.tc || pl.bf16) ? "uint16_t" : "float";
     pl.out_t = pl.bf16 ? "uint16_t" : "float";
   }
+  if (pl.tc) plan_tensor_core(pl);
   switch (fam) {
     case check::OpFamily::kLinear: pl.a_name = "x"; pl.b_name = "weight"; break;
     case check::OpFamily::kMatmul:
@@ -123,22 +163,12 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
     w.pp("#define TY (BM / TM)");
     w.pp("#define TX (BN / TN)");
     if (a.warp_rows) w.pp(fmt::format("#define WARP_ROWS {} // thread rows per warp (axis block_decomp)", a.warp_rows));
-  } else {
-    const std::array<uint32_t, 3> f =
-        pl.dialect == Dialect::kCuda ? frag_dims(a.tensor_core.shape) : vortex_tcu_tile(pl.p->vortex.threads);
-    w.pp(fmt::format("#define FM {}        // fragment rows (axis tensor_core)", f[0]));
-    w.pp(fmt::format("#define FN {}        // fragment columns", f[1]));
-    w.pp(fmt::format("#define FK {}        // fragment depth", f[2]));
-    w.pp("#define FM_TILES (BM / FM)");
-    w.pp("#define FN_TILES (BN / FN)");
-    w.pp("#define NWARPS (BS / WARP)");
-    w.pp("#define PER_WARP (FM_TILES * FN_TILES / NWARPS)");
   }
   if (a.smem_stage) {
     w.pp("#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
     w.pp("#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
   }
-  if (pl.tc) w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
+  if (pl.tc) emit_tc_defines(w, pl);
 }
 
 namespace {
@@ -266,28 +296,37 @@ void emit_loader(CodeWriter& w, const Plan& pl, const Loader& l) {
 
 }  // namespace
 
+std::string operand_index(const Plan& pl, bool a) { return family_loaders(pl)[a ? 0 : 1].idx; }
+
+void emit_vector_index_functions(CodeWriter& w, const Plan& pl) {
+  const auto loaders = family_loaders(pl);
+  for (int i = 0; i < 2; ++i) {
+    if ((i == 0 ? pl.vec_a : pl.vec_b) == 1) continue;
+    const Loader& l = loaders[i];
+    w.blank();
+    w.line("/// Offset of {}(z, {}) in global memory (16-byte vector fills; no edge handling here).", l.ptr,
+           i == 0 ? "m, k" : "k, n");
+    w.open(fmt::format("{} int vxs_index_{}(const vxs_dims_t& d, int z, {})", device_fn(pl), i == 0 ? "a" : "b",
+                       l.args));
+    for (const auto& st : l.pre) w.line(st);
+    w.line("return {};", l.idx);
+    w.close();
+  }
+}
+
 void emit_device_helpers(CodeWriter& w, const Plan& pl) {
   emit_conversions(w, pl);
   emit_index_functions(w, pl);
-  for (const Loader& l : family_loaders(pl)) emit_loader(w, pl, l);
+  const auto loaders = family_loaders(pl);
+  // Operands filled with 16-byte vectors need no element loader (tensor-core strategy).
+  if (pl.vec_a == 1) emit_loader(w, pl, loaders[0]);
+  if (pl.vec_b == 1) emit_loader(w, pl, loaders[1]);
+  if (pl.tc) emit_vector_index_functions(w, pl);
 }
 
 namespace {
 
 bool contiguous(const Plan& pl) { return pl.p->axes.lane_map == LaneMap::kContiguous; }
-
-/// Block coordinates and this split's K range (axis split_k), uniform over the block.
-void emit_block_coords(CodeWriter& w) {
-  w.line("const int tid = (int)threadIdx.x;");
-  w.line("const int n0 = (int)blockIdx.x * BN;");
-  w.line("const int m0 = (int)blockIdx.y * BM;");
-  w.line("const int z = (int)blockIdx.z / SPLIT_K;");
-  w.line("const int ks = (int)blockIdx.z - z * SPLIT_K;");
-  w.line("// K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
-  w.line("const int k_tiles = (d.K + BK - 1) / BK;");
-  w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
-  w.line("const int k_begin = ks * kt_per_split * BK;");
-}
 
 /// SIMT thread layout (axis block_decomp), micro-tile mapping (axis lane_map), zeroed accumulators.
 void emit_simt_threads(CodeWriter& w, const Plan& pl) {
@@ -315,33 +354,19 @@ void emit_simt_threads(CodeWriter& w, const Plan& pl) {
   w.line("  for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;");
 }
 
-/// Element type of the operand tiles in shared/local memory.
-std::string smem_type(const Plan& pl) {
-  if (!pl.tc) return "float";
-  if (pl.dialect == Dialect::kVortex) return "uint16_t";
-  return pl.bf16 ? "__nv_bfloat16" : "float";
-}
-
-/// Shared/local memory of the block (axis smem_stage): As, Bs and, on tensor-core paths, Cs.
+/// Shared/local memory of the SIMT block (axis smem_stage): fp32 tiles stored k-major
+/// (As[BK][BM], Bs[BK][BN]) so that a thread's micro-tile reads consecutive elements.
 void emit_smem(CodeWriter& w, const Plan& pl) {
   const auto& a = pl.p->axes;
-  const bool cuda = pl.dialect == Dialect::kCuda;
-  const std::string t = smem_type(pl);
-  const uint32_t sm_bytes = t == "float" ? 4u : 2u;
-  const uint32_t op_bytes = (a.tile.m * a.tile.k + a.tile.k * a.tile.n) * sm_bytes;
-  const uint32_t total = pl.tc ? std::max(op_bytes, a.tile.m * a.tile.n * 4u) : op_bytes;
-  // SIMT stores tiles k-major (As[BK][BM]); wmma wants row-major A (As[BM][BK]).
-  const std::string as_row = pl.tc ? "[BK]" : "[BM]";
-  w.line("// Shared/local memory of the block (axis smem_stage): {} B operand tiles{}.", op_bytes,
-         pl.tc ? "; the fp32 accumulator tile Cs reuses it after the last stage" : "");
-  if (cuda) {
-    w.line("__shared__ __align__(32) unsigned char smem[{}];", total);
+  const uint32_t op_bytes = (a.tile.m * a.tile.k + a.tile.k * a.tile.n) * 4u;
+  w.line("// Shared/local memory of the block (axis smem_stage): {} B operand tiles.", op_bytes);
+  if (pl.dialect == Dialect::kCuda) {
+    w.line("__shared__ __align__(32) unsigned char smem[{}];", op_bytes);
   } else {
-    w.line("unsigned char* smem = (unsigned char*)__local_mem({});", total);
+    w.line("unsigned char* smem = (unsigned char*)__local_mem({});", op_bytes);
   }
-  w.line("{0} (*As){1} = reinterpret_cast<{0} (*){1}>(smem);", t, as_row);
-  w.line("{0} (*Bs)[BN] = reinterpret_cast<{0} (*)[BN]>(smem + BM * BK * sizeof({0}));", t);
-  if (pl.tc) w.line("float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
+  w.line("float (*As)[BM] = reinterpret_cast<float (*)[BM]>(smem);");
+  w.line("float (*Bs)[BN] = reinterpret_cast<float (*)[BN]>(smem + BM * BK * sizeof(float));");
 }
 
 /// Where a cooperative fill puts what it loads.
@@ -352,12 +377,6 @@ enum class Fill { kToSmem, kToRegs, kRegsToSmem };
 std::pair<std::string, std::string> fill_rc(bool fast_is_col, const char* rows, const char* cols) {
   if (fast_is_col) return {fmt::format("e / {}", cols), fmt::format("e % {}", cols)};
   return {fmt::format("e % {}", rows), fmt::format("e / {}", rows)};
-}
-
-/// A loader call converted to the smem element type.
-std::string to_smem(const Plan& pl, const std::string& v) {
-  if (!pl.tc || pl.dialect == Dialect::kVortex) return v;
-  return pl.bf16 ? "__float2bfloat16(" + v + ")" : "wmma::__float_to_tf32(" + v + ")";
 }
 
 /// One operand's fill loop: `slot` is the tile element, `load` the loader call, `reg` the register.
@@ -376,33 +395,15 @@ void emit_fill_loop(CodeWriter& w, const std::string& count,
   w.close();
 }
 
-/// Cooperative fill of the A and B tiles of the stage starting at k = `k0` (axis lane_map).
+/// Cooperative fill of the SIMT A and B tiles of the stage starting at k = `k0` (axis lane_map).
 void emit_fill(CodeWriter& w, const Plan& pl, const std::string& k0, Fill mode) {
   const bool c = contiguous(pl);
   const bool b_fast_col = pl.b_k_contiguous ? !c : c;  // B tile rows are k, columns n
   w.line("// Cooperative fill (axis lane_map = {}).", to_string(pl.p->axes.lane_map));
-  emit_fill_loop(w, "FILL_A", fill_rc(c, "BM", "BK"), pl.tc ? "As[r][c]" : "As[c][r]",
-                 to_smem(pl, fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0)), "pa[i]", mode);
+  emit_fill_loop(w, "FILL_A", fill_rc(c, "BM", "BK"), "As[c][r]",
+                 fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0), "pa[i]", mode);
   emit_fill_loop(w, "FILL_B", fill_rc(b_fast_col, "BK", "BN"), "Bs[r][c]",
-                 to_smem(pl, fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0)), "pb[i]", mode);
-}
-
-/// Zeroed accumulator fragments of the tensor-core path.
-void emit_tc_accumulators(CodeWriter& w, const Plan& pl) {
-  if (pl.dialect == Dialect::kCuda) {
-    w.line("wmma::fragment<wmma::accumulator, FM, FN, FK, float> acc[PER_WARP];");
-    w.line("for (int f = 0; f < PER_WARP; ++f) wmma::fill_fragment(acc[f], 0.0f);");
-  } else {
-    w.line("vxs_ctx::fragment_acc acc[PER_WARP];");
-    w.line("for (int f = 0; f < PER_WARP; ++f) vxs_ctx::fill_fragment(acc[f], 0.0f);");
-  }
-}
-
-/// Fragment coordinates of this warp's f-th accumulator tile.
-void emit_frag_coords(CodeWriter& w) {
-  w.line("const int tile = wid * PER_WARP + f;");
-  w.line("const int fm = tile / FN_TILES;");
-  w.line("const int fn = tile - fm * FN_TILES;");
+                 fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0), "pb[i]", mode);
 }
 
 /// One stage of SIMT math: the TM x TN micro-tile over BK (from smem, or straight from the loaders).
@@ -421,34 +422,12 @@ void emit_simt_stage(CodeWriter& w, const Plan& pl) {
   w.close();
 }
 
-/// One stage of tensor-core math: each warp's fragments over BK, operands from shared memory.
-void emit_tc_stage(CodeWriter& w, const Plan& pl) {
-  const bool cuda = pl.dialect == Dialect::kCuda;
-  const std::string ns = cuda ? "wmma" : "vxs_ctx";
-  w.open("for (int kk = 0; kk < BK; kk += FK)");
-  w.open("for (int f = 0; f < PER_WARP; ++f)");
-  emit_frag_coords(w);
-  if (cuda) {
-    const std::string frag_t = pl.bf16 ? "__nv_bfloat16" : "wmma::precision::tf32";
-    w.line("wmma::fragment<wmma::matrix_a, FM, FN, FK, {}, wmma::row_major> fa;", frag_t);
-    w.line("wmma::fragment<wmma::matrix_b, FM, FN, FK, {}, wmma::row_major> fb;", frag_t);
-  } else {
-    w.line("vxs_ctx::fragment_a fa;");
-    w.line("vxs_ctx::fragment_b fb;");
-  }
-  w.line("{}::load_matrix_sync(fa, &As[fm * FM][kk], BK);", ns);
-  w.line("{}::load_matrix_sync(fb, &Bs[kk][fn * FN], BN);", ns);
-  w.line("{}::mma_sync(acc[f], fa, fb, acc[f]);", ns);
-  w.close();
-  w.close();
-}
-
-/// The K loop over this split's stages: fill (with prefetch: from the registers loaded one stage
+/// The SIMT K loop over this split's stages: fill (with prefetch: from the registers loaded one stage
 /// ahead, then the next stage into registers), synchronise, compute.
 void emit_k_loop(CodeWriter& w, const Plan& pl) {
   const auto& a = pl.p->axes;
   if (a.prefetch) {
-    w.line("{} pa[FILL_A] = {{}}, pb[FILL_B] = {{}};  // next stage in registers (axis prefetch)", smem_type(pl));
+    w.line("float pa[FILL_A] = {}, pb[FILL_B] = {};  // next stage in registers (axis prefetch)");
     w.open("");
     w.line("const int k0 = k_begin;");
     emit_fill(w, pl, "k0", Fill::kToRegs);
@@ -466,11 +445,7 @@ void emit_k_loop(CodeWriter& w, const Plan& pl) {
       w.close();
     }
   }
-  if (pl.tc) {
-    emit_tc_stage(w, pl);
-  } else {
-    emit_simt_stage(w, pl);
-  }
+  emit_simt_stage(w, pl);
   if (a.smem_stage) w.line("__syncthreads();");
   w.close();
 }
@@ -490,6 +465,33 @@ void emit_bias_act(CodeWriter& w, const Plan& pl, bool guarded, const char* comm
     }
   }
   if (pl.relu) w.line("v = fmaxf(v, 0.0f);");
+}
+
+void emit_simt_epilogue(CodeWriter& w, const Plan& pl) {
+  w.open("for (int i = 0; i < TM; ++i)");
+  w.open("for (int j = 0; j < TN; ++j)");
+  w.line("const int m = m0 + ROW(i);");
+  w.line("const int n = n0 + COL(j);");
+  emit_store(w, pl, "float v = acc[i][j];");
+  w.close();
+  w.close();
+  w.pp("#undef ROW");
+  w.pp("#undef COL");
+}
+
+}  // namespace
+
+/// Block coordinates and this split's K range (axis split_k), uniform over the block.
+void emit_block_coords(CodeWriter& w) {
+  w.line("const int tid = (int)threadIdx.x;");
+  w.line("const int n0 = (int)blockIdx.x * BN;");
+  w.line("const int m0 = (int)blockIdx.y * BM;");
+  w.line("const int z = (int)blockIdx.z / SPLIT_K;");
+  w.line("const int ks = (int)blockIdx.z - z * SPLIT_K;");
+  w.line("// K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
+  w.line("const int k_tiles = (d.K + BK - 1) / BK;");
+  w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
+  w.line("const int k_begin = ks * kt_per_split * BK;");
 }
 
 /// Writes output element (m, n) from the statement `value` (which defines v): the fp32 partial to
@@ -514,57 +516,16 @@ void emit_store(CodeWriter& w, const Plan& pl, const std::string& value) {
   store("&out[vxs_out_index(d, z, m, n)]", "VXS_FROM_F(v)");
 }
 
-void emit_simt_epilogue(CodeWriter& w, const Plan& pl) {
-  w.open("for (int i = 0; i < TM; ++i)");
-  w.open("for (int j = 0; j < TN; ++j)");
-  w.line("const int m = m0 + ROW(i);");
-  w.line("const int n = n0 + COL(j);");
-  emit_store(w, pl, "float v = acc[i][j];");
-  w.close();
-  w.close();
-  w.pp("#undef ROW");
-  w.pp("#undef COL");
-}
-
-void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
-  const bool c = contiguous(pl);
-  w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
-  w.open("for (int f = 0; f < PER_WARP; ++f)");
-  emit_frag_coords(w);
-  if (pl.dialect == Dialect::kCuda) {
-    w.line("wmma::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN, wmma::mem_row_major);");
-  } else {
-    w.line("vxs_ctx::store_matrix_sync(&Cs[fm * FM][fn * FN], acc[f], BN);");
-  }
-  w.close();
-  w.line("__syncthreads();");
-  w.open("for (int i = 0; i < OUT_PER_THREAD; ++i)");
-  w.line("const int e = tid + i * BS;");
-  w.line(c ? "const int r = e / BN;" : "const int r = e % BM;");
-  w.line(c ? "const int c = e % BN;" : "const int c = e / BM;");
-  w.line("const int m = m0 + r;");
-  w.line("const int n = n0 + c;");
-  emit_store(w, pl, "float v = Cs[r][c];");
-  w.close();
-}
-
-}  // namespace
-
 void emit_gemm_body(CodeWriter& w, const Plan& pl) {
+  if (pl.tc) {
+    emit_tc_gemm_body(w, pl);
+    return;
+  }
   emit_block_coords(w);
-  if (pl.tc) {
-    w.line("const int wid = tid / WARP;");
-  } else {
-    emit_simt_threads(w, pl);
-  }
+  emit_simt_threads(w, pl);
   if (pl.p->axes.smem_stage) emit_smem(w, pl);
-  if (pl.tc) emit_tc_accumulators(w, pl);
   emit_k_loop(w, pl);
-  if (pl.tc) {
-    emit_tc_epilogue(w, pl);
-  } else {
-    emit_simt_epilogue(w, pl);
-  }
+  emit_simt_epilogue(w, pl);
 }
 
 void emit_epilogue_body(CodeWriter& w, const Plan& pl) {

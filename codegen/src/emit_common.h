@@ -1,6 +1,7 @@
 #pragma once
 // Internal: the kernel-body generator shared by the CUDA and Vortex emitters.
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -28,12 +29,30 @@ struct Plan {
   std::string in_t;         ///< element type of the inputs in global memory on this side
   std::string out_t;        ///< element type of the output in global memory
   std::string a_name, b_name;  ///< operand names of GEMM A and B (x/weight/a/b)
+  // Tensor-core strategy (docs/codegen.md "Tensor-core strategy"); unset on SIMT paths.
+  std::array<uint32_t, 3> frag{};  ///< fragment (CUDA) or TCU tile (Vortex) m, n, k
+  WarpGrid warps;                  ///< warp grid over the block's fragment grid
+  uint32_t pad = 0;                ///< padding elements after each smem operand row (CUDA)
+  uint32_t stages = 1;             ///< smem stages of the operand tiles (2: asynchronous copies)
+  uint32_t vec_a = 1, vec_b = 1;   ///< elements per fill of A and B (16-byte vectors on CUDA, else 1)
 };
 
 [[nodiscard]] Plan make_plan(const DesignPoint& p, Dialect d);
 
 /// Design-dependent helpers of both sides: load policy and conversions, index functions, loaders.
 void emit_device_helpers(CodeWriter& w, const Plan& pl);
+/// Global element offset of A(z, m, k) (`a`) or B(z, k, n) of the GEMM view (vector fills).
+[[nodiscard]] std::string operand_index(const Plan& pl, bool a);
+/// `vxs_index_a` / `vxs_index_b` for the operands that are filled with 16-byte vectors.
+void emit_vector_index_functions(CodeWriter& w, const Plan& pl);
+/// Block coordinates and this split's K range (axis split_k).
+void emit_block_coords(CodeWriter& w);
+/// Bias/activation and the store of output element (m, n) from the statement `value` (defines v).
+void emit_store(CodeWriter& w, const Plan& pl, const std::string& value);
+/// Tensor-core strategy: the GEMM kernel body (emit_tc.cc).
+void emit_tc_gemm_body(CodeWriter& w, const Plan& pl);
+/// Tensor-core strategy: the `#define`s of fragments, warp grid, rows, stages and fills.
+void emit_tc_defines(CodeWriter& w, const Plan& pl);
 /// Body of the main GEMM kernel (statements, after A, B, bias, out, ws, d are in scope).
 void emit_gemm_body(CodeWriter& w, const Plan& pl);
 /// Body of the reduce/epilogue kernel (launch 2).

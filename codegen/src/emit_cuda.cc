@@ -200,6 +200,20 @@ void emit_cuda_kernels(CodeWriter& w, const Plan& pl) {
   w.close();
 }
 
+/// The 16-byte fills need every operand row to start 16-byte aligned: refuse a shape or pointer
+/// that breaks it (a generic candidate may be launched on another shape).
+void emit_vector_checks(CodeWriter& w, const Plan& pl) {
+  const bool bmm = pl.p->fixed.op.family == check::OpFamily::kBmm || pl.p->fixed.op.family == check::OpFamily::kMatmul;
+  if (pl.vec_a > 1) {
+    w.line("if (d.K % VEC_A != 0{} || ((uintptr_t)A & 15) != 0) return (int)cudaErrorInvalidValue;  // 16-byte fills of A",
+           bmm ? " || d.sa % VEC_A != 0" : "");
+  }
+  if (pl.vec_b > 1) {
+    w.line("if ({} % VEC_B != 0{} || ((uintptr_t)B & 15) != 0) return (int)cudaErrorInvalidValue;  // 16-byte fills of B",
+           pl.b_k_contiguous ? "d.K" : "d.N", bmm ? " || d.sb % VEC_B != 0" : "");
+  }
+}
+
 /// vxs_workspace_bytes_dims and vxs_launch_dims: the launch geometry of this design point.
 void emit_launch_dims(CodeWriter& w, const Plan& pl) {
   const std::string& T = pl.in_t;
@@ -217,6 +231,7 @@ void emit_launch_dims(CodeWriter& w, const Plan& pl) {
   }
   if (pl.has_bias) w.line("if (bias == nullptr) return (int)cudaErrorInvalidValue;");
   if (pl.two_launch) w.line("if (ws == nullptr) return (int)cudaErrorInvalidValue;  // split-K / separate epilogue workspace");
+  emit_vector_checks(w, pl);
   w.line("const dim3 grid((unsigned)((d.N + BN - 1) / BN), (unsigned)((d.M + BM - 1) / BM), (unsigned)(d.Z * SPLIT_K));");
   w.line("vxs_gemm_kernel<<<grid, BS, 0, stream>>>(A, B, bias, out, ws, d);");
   if (pl.two_launch) {
@@ -259,6 +274,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   if (pl.bf16) w.pp("#include <cuda_bf16.h>");
   if (pl.tc) w.pp("#include <mma.h>\nusing namespace nvcuda;");
   w.pp("#include \"vxs_cuda.cuh\"");
+  if (pl.tc) w.pp("#include \"vxs_tc.cuh\"");
   w.blank();
   w.pp(fmt::format("#define VXS_DIMS {}  // the profiled shape", detail::dims_initializer(p.fixed.op)));
   w.blank();
@@ -273,6 +289,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   c.files.push_back({kCudaFileName, w.str()});
   c.files.push_back(detail::runtime_source("vxs_dims.h"));
   c.files.push_back(detail::runtime_source("vxs_cuda.cuh"));
+  if (pl.tc) c.files.push_back(detail::runtime_source("vxs_tc.cuh"));
   return c;
 }
 

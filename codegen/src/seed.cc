@@ -52,6 +52,9 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   p.axes.tensor_core.shape =
       fixed.path == check::PrecisionPath::kTf32 ? FragShape::kM16N16K8 : FragShape::kM16N16K16;
   p.axes.smem_stage = true;
+  // Tensor-core seeds start pipelined (CUDA: two cp.async stages; Vortex: software prefetch), as
+  // the profiled vendor kernels are (docs/codegen.md "Tensor-core strategy").
+  p.axes.prefetch = tc;
   const bool has_epilogue = fixed.op.has_bias || fixed.op.activation != check::Activation::kNone;
   p.axes.fused_act = (fixed.op.is_conv() && has_epilogue) ? Epilogue::kSeparate : Epilogue::kFused;
   const GemmView g = gemm_view(fixed.op);
@@ -69,7 +72,9 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
     for (uint32_t bm = lm; bm <= 256; bm += lm) {
       for (uint32_t bn = ln; bn <= 256; bn += ln) shapes.push_back({bm, bn, 1, 1});
     }
-    bks = {lk, 2 * lk, 3 * lk, 4 * lk};
+    // Deeper stages first (fewer barriers per K), but none deeper than K needs.
+    bks = {2 * lk, 4 * lk, 3 * lk, lk};
+    std::erase_if(bks, [&](uint32_t b) { return b != lk && static_cast<int64_t>(b) > g.k; });
   } else {
     for (auto [tm, tn] : std::initializer_list<std::pair<uint32_t, uint32_t>>{
              {4, 4}, {2, 2}, {4, 2}, {2, 4}, {8, 8}, {8, 4}, {4, 8}, {1, 1}, {2, 1}, {1, 2}}) {

@@ -162,6 +162,7 @@ TEST(Validation, TensorCoreTileShapes) {
   q = p;
   q.vortex.threads = 32;  // TCU tile 16x16x32: BK = 16 is not a multiple of 32
   q.vortex.warps = 4;
+  q.axes.tile.k = 16;
   expect_rejected(q, "Vortex TCU tile 16x16x32");
   q = p;
   q.axes.reg_tile = {2, 2};

@@ -12,6 +12,7 @@
 #include "test_points.h"
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/toolchain.h"
+#include "vxsynth/common/error.h"
 
 namespace vxsynth::codegen {
 namespace {
@@ -47,6 +48,11 @@ TEST(Runtime, CandidatesCarryVerbatimCopiesOfTheFixedFiles) {
     }
     for (const char* f : {"common/vxs_dims.h", "cuda/vxs_cuda.cuh"}) {
       EXPECT_EQ(cu.file(fs::path(f).filename().string()).text, slurp(kRuntime / f)) << tc.name << " " << f;
+    }
+    if (tc.point.axes.tensor_core.enabled) {
+      EXPECT_EQ(cu.file("vxs_tc.cuh").text, slurp(kRuntime / "cuda/vxs_tc.cuh")) << tc.name;
+    } else {
+      EXPECT_THROW((void)cu.file("vxs_tc.cuh"), Error) << tc.name << ": SIMT candidates do not carry vxs_tc.cuh";
     }
     expect_self_contained(vx, tc.name);
     expect_self_contained(cu, tc.name);

@@ -1,7 +1,7 @@
 // vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...]: seeds every GEMM/conv hot kernel of the given reference
 // captures (trace.json.gz + ncu_raw.csv, default data/references/h200/{act,diffusion_policy,pi0}),
-// adds two axis variants per seed (lane_map strided + clamped edges; split-K 2 with prefetch) where
-// they validate, and writes for each point OUT_DIR/<name>/{candidate.cu,driver.cu,point.json} and
+// adds axis variants per seed (v1: lane_map strided + clamped edges; v2: split-K 2 with prefetch;
+// v3: split-K 4; v4: prefetch off) where they validate and differ from the seed, and writes for each point OUT_DIR/<name>/{candidate.cu,driver.cu,point.json} and
 // OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
 // point (source-output check vs a float64 reference on the GPU). Used for the measurements in
 // docs/codegen.md; run on the H200 through the device tool.
@@ -73,8 +73,13 @@ int main(int argc, char** argv) {
         auto v2 = seed;
         v2.axes.split_k = 2;
         v2.axes.prefetch = v2.axes.smem_stage;
-        for (auto& [tag, p] : std::vector<std::pair<std::string, codegen::DesignPoint>>{{"v1", v1}, {"v2", v2}}) {
-          if (codegen::validation_errors(p).empty()) pts.emplace_back(tag, p);
+        auto v3 = seed;  // split-K 4: the line search's next step
+        v3.axes.split_k = 4;
+        auto v4 = seed;  // one pipeline stage (tensor core: prefetch off)
+        v4.axes.prefetch = false;
+        for (auto& [tag, p] : std::vector<std::pair<std::string, codegen::DesignPoint>>{
+                 {"v1", v1}, {"v2", v2}, {"v3", v3}, {"v4", v4}}) {
+          if (codegen::validation_errors(p).empty() && codegen::to_json(p) != codegen::to_json(seed)) pts.emplace_back(tag, p);
         }
         for (const auto& [tag, p] : pts) {
           const std::string name = fmt::format("{}_{}_{}", dir.filename().string(), k.id, tag);

@@ -181,6 +181,20 @@ struct GemmView {
 [[nodiscard]] uint32_t smem_bytes(const DesignPoint& p);
 /// The same on the Vortex side (local memory; 16-bit operands on tensor-core paths).
 [[nodiscard]] uint32_t vortex_local_mem_bytes(const DesignPoint& p);
+/// CUDA tensor-core paths: elements of padding after each shared-memory operand row (16 bytes:
+/// 8 bf16 or 4 fp32), so that the rows of a fragment start in different banks
+/// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths.
+[[nodiscard]] uint32_t cuda_tc_row_pad(const DesignPoint& p);
+/// CUDA tensor-core paths: shared-memory stages of the operand tiles. With prefetch as many as
+/// the 48 KiB of static shared memory hold, 2 to 4 (the next stages' asynchronous copies run while
+/// one is computed); else 1.
+[[nodiscard]] uint32_t cuda_tc_stages(const DesignPoint& p);
+/// Warp grid over a block's fragment grid: `m` x `n` warps, each owning (tiles_m/m) x (tiles_n/n)
+/// fragments. The most square per-warp tile (in elements, fragment `fm` x `fn`) among the
+/// factorizations of `warps` that divide the fragment grid; nullopt when none does.
+struct WarpGrid { uint32_t m = 1, n = 1; };
+[[nodiscard]] std::optional<WarpGrid> warp_grid(uint32_t tiles_m, uint32_t tiles_n, uint32_t warps, uint32_t fm,
+                                                uint32_t fn);
 /// Number of kernel launches (1, or 2 with split-K or a separate epilogue).
 [[nodiscard]] int launches(const DesignPoint& p);
 

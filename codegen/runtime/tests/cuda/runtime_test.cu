@@ -1,9 +1,11 @@
-// Compile-only test of vxs_cuda.cuh (nvcc -arch=sm_90): the guarded accesses under both global-load
-// policies of a candidate (read-only path and L2-only), and the GEMM views of each op family's shape
-// checked on the host.
+// Compile-only test of vxs_cuda.cuh and vxs_tc.cuh (nvcc -arch=sm_90): the guarded accesses under
+// both global-load policies of a candidate (read-only path and L2-only), the 16-byte fills (synchronous
+// and cp.async with its commit/wait) and the TF32 rounding of a fragment, and the GEMM views of each
+// op family's shape checked on the host.
 #include <cuda_bf16.h>
 
 #include "vxs_cuda.cuh"
+#include "vxs_tc.cuh"
 
 #define VXS_LD(p) __ldg(p)
 
@@ -24,6 +26,46 @@ __global__ void guarded_copy_bf16(const __nv_bfloat16* __restrict__ in, __nv_bfl
   __nv_bfloat16 v = __float2bfloat16(0.0f);
   VXS_GLD(v, &in[i], ok);
   VXS_GST(&out[i], v, ok);
+}
+
+/// A 16 x 16 bf16 tile through two shared stages, one filled synchronously and one with cp.async
+/// (rows past `rows` zero-filled), then multiplied as A x A^T by one warp.
+__global__ void tile_fills(const __nv_bfloat16* __restrict__ in, float* __restrict__ out, int rows) {
+  __shared__ __align__(128) __nv_bfloat16 tile[2][16][16 + 8];
+  const int t = (int)threadIdx.x;  // 32 threads: 2 vectors of 8 elements per row and stage
+  const int r = t / 2, c = (t % 2) * 8;
+  const int v = r < rows;
+  vxs_fill16(&tile[0][r][c], &in[(r * 16 + c) & -v], v);
+  vxs_fill16_async(&tile[1][r][c], &in[(r * 16 + c) & -v], v);
+  vxs_async_commit();
+  vxs_async_wait<0>();
+  __syncthreads();
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> a;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::col_major> b;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.0f);
+  nvcuda::wmma::load_matrix_sync(a, &tile[0][0][0], 16 + 8);
+  nvcuda::wmma::load_matrix_sync(b, &tile[1][0][0], 16 + 8);
+  nvcuda::wmma::mma_sync(acc, a, b, acc);
+  nvcuda::wmma::store_matrix_sync(out, acc, 16, nvcuda::wmma::mem_row_major);
+}
+
+/// A TF32 fragment loaded from fp32 shared memory and rounded.
+__global__ void tf32_round(const float* __restrict__ in, float* __restrict__ out) {
+  __shared__ __align__(128) float tile[16][8 + 4];
+  const int t = (int)threadIdx.x;  // 32 threads: one 4-element vector each
+  vxs_fill16(&tile[t / 2][(t % 2) * 4], &in[t * 4], 1);
+  __syncthreads();
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::row_major> a;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::col_major> b;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.0f);
+  nvcuda::wmma::load_matrix_sync(a, &tile[0][0], 8 + 4);
+  nvcuda::wmma::load_matrix_sync(b, &tile[0][0], 8 + 4);
+  vxs_round_tf32(a);
+  vxs_round_tf32(b);
+  nvcuda::wmma::mma_sync(acc, a, b, acc);
+  nvcuda::wmma::store_matrix_sync(out, acc, 16, nvcuda::wmma::mem_row_major);
 }
 
 /// 0 when the GEMM views match the op definitions (docs/codegen.md "One kernel body, two dialects").

@@ -1,0 +1,329 @@
+// Tensor-core strategy of the kernel-body generator (docs/codegen.md "Tensor-core strategy"): operand
+// tiles staged through shared/local memory by cooperative fills of the whole block, fragments loaded
+// from it, a warp grid over the block tile, and on CUDA with prefetch a two-stage pipeline of
+// asynchronous copies (Vortex: software prefetch into registers, paper §3.3).
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "emit_common.h"
+
+namespace vxsynth::codegen::detail {
+
+namespace {
+
+bool cuda(const Plan& pl) { return pl.dialect == Dialect::kCuda; }
+
+/// One operand tile of the block as the fills see it: rows x cols in shared memory, the
+/// columns being the operand's contiguous dimension in global memory.
+struct TcOperand {
+  char id;                    ///< 'a' or 'b'
+  std::string ptr, tile;      ///< global pointer and shared tile ("A", "As")
+  std::string rows, cols;     ///< tile extents (macros)
+  uint32_t vec;               ///< elements per fill (16-byte vectors on CUDA, else 1)
+  bool rows_are_k;            ///< B stored k x n (row-major fragments); A and linear B are rows x k
+  bool b_col_major;           ///< B stored n x k: matrix_b fragments are column-major
+  [[nodiscard]] std::string upper() const { return id == 'a' ? "A" : "B"; }
+};
+
+std::vector<TcOperand> tc_operands(const Plan& pl) {
+  const bool cm = pl.b_k_contiguous;
+  return {{'a', "A", "As", "BM", "BK", pl.vec_a, false, false},
+          {'b', "B", "Bs", cm ? "BN" : "BK", cm ? "BK" : "BN", pl.vec_b, !cm, cm}};
+}
+
+/// GEMM coordinates of tile element (r, c) of the stage at `k0`, as the loader's arguments.
+std::string coords(const TcOperand& o, const std::string& k0) {
+  if (o.id == 'a') return fmt::format("m0 + r, {} + c", k0);
+  return o.rows_are_k ? fmt::format("{} + r, n0 + c", k0) : fmt::format("{} + c, n0 + r", k0);
+}
+
+/// 0/1 validity of the 16-byte vector at tile element (r, c): the vector lies wholly inside or
+/// wholly outside the operand (its extent along the columns is a multiple of the vector).
+std::string vector_valid(const TcOperand& o, const std::string& k0) {
+  if (o.id == 'a') return fmt::format("(m0 + r < d.M) & ({} + c < d.K)", k0);
+  return o.rows_are_k ? fmt::format("({} + r < d.K) & (n0 + c < d.N)", k0)
+                      : fmt::format("({} + c < d.K) & (n0 + r < d.N)", k0);
+}
+
+std::string smem_elem(const Plan& pl) {
+  if (!cuda(pl)) return "uint16_t";
+  return pl.bf16 ? "__nv_bfloat16" : "float";
+}
+
+/// A loaded element (fp32 from the CUDA loader) in the shared tile's type. TF32 operands stay fp32
+/// in shared memory: the fragments are rounded to TF32 after loading (vxs_round_tf32).
+std::string to_tile(const Plan& pl, const std::string& v) {
+  return cuda(pl) && pl.bf16 ? "__float2bfloat16(" + v + ")" : v;
+}
+
+/// How a fill moves an element operand's elements.
+enum class Move { kNone, kDirect, kToRegs, kRegsToTile };
+/// How a fill moves a vector operand's 16-byte vectors.
+enum class VecMove { kNone, kSync, kAsync };
+
+/// Element fill of one operand (one element per thread and step; axis lane_map orders them).
+void emit_element_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const std::string& stage,
+                       const std::string& k0, Move mv) {
+  const bool fast_col = pl.p->axes.lane_map == LaneMap::kContiguous;
+  const std::string reg = fmt::format("p{}[i]", o.id);
+  const std::string slot = fmt::format("{}[{}][r][c]", o.tile, stage);
+  const std::string load = to_tile(pl, fmt::format("vxs_load_{}({}, d, z, {})", o.id, o.ptr, coords(o, k0)));
+  w.open(fmt::format("for (int i = 0; i < FILL_{}; ++i)", o.upper()));
+  w.line("const int e = tid + i * BS;");
+  if (fast_col) {  // consecutive e along the operand's contiguous dimension
+    w.line("const int r = e / {};", o.cols);
+    w.line("const int c = e % {};", o.cols);
+  } else {
+    w.line("const int r = e % {};", o.rows);
+    w.line("const int c = e / {};", o.rows);
+  }
+  switch (mv) {
+    case Move::kToRegs: w.line("{} = {};", reg, load); break;
+    case Move::kRegsToTile: w.line("{} = {};", slot, reg); break;
+    case Move::kDirect: w.line("{} = {};", slot, load); break;
+    case Move::kNone: break;
+  }
+  w.close();
+}
+
+/// 16-byte vector fill of one operand (CUDA): each thread moves VEC consecutive elements of a row.
+void emit_vector_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const std::string& stage,
+                      const std::string& k0, bool async) {
+  const auto& t = pl.p->axes.tile;
+  const uint32_t rows = o.id == 'a' ? t.m : (o.rows_are_k ? t.k : t.n);
+  const uint32_t cols = o.id == 'a' ? t.k : (o.rows_are_k ? t.n : t.k);
+  const bool partial = (rows * cols / o.vec) % pl.p->fixed.block_size != 0;
+  const std::string U = o.upper();
+  w.open(fmt::format("for (int i = 0; i < VFILL_{}; ++i)", U));
+  w.line("const int e = tid + i * BS;");
+  w.line("const int r = e / ({} / VEC_{});", o.cols, U);
+  w.line("const int c = (e - r * ({} / VEC_{})) * VEC_{};", o.cols, U, U);
+  w.line("const int v = {};", vector_valid(o, k0));
+  const std::string call = fmt::format("{}(&{}[{}][r][c], &{}[vxs_index_{}(d, z, {}) & -v], v);",
+                                       async ? "vxs_fill16_async" : "vxs_fill16", o.tile, stage, o.ptr, o.id,
+                                       coords(o, k0));
+  if (partial) {
+    w.line("if (e < {} * {} / VEC_{}) {}  // the last step covers part of the tile", o.rows, o.cols, U, call);
+  } else {
+    w.line(call);
+  }
+  w.close();
+}
+
+/// Fill of both operand tiles of stage `stage` at `k0`: vector operands per `vm`, element
+/// operands per `mv` (kNone leaves that kind out).
+void emit_fill(CodeWriter& w, const Plan& pl, const std::string& stage, const std::string& k0, VecMove vm, Move mv) {
+  for (const TcOperand& o : tc_operands(pl)) {
+    if (o.vec > 1 && vm != VecMove::kNone) emit_vector_fill(w, pl, o, stage, k0, vm == VecMove::kAsync);
+    if (o.vec == 1 && mv != Move::kNone) emit_element_fill(w, pl, o, stage, k0, mv);
+  }
+}
+
+/// Registers that carry the element operands' next stage (software prefetch).
+void emit_prefetch_registers(CodeWriter& w, const Plan& pl) {
+  for (const TcOperand& o : tc_operands(pl)) {
+    if (o.vec == 1)
+      w.line("{} p{}[FILL_{}];  // next stage of {} in registers (axis prefetch)", smem_elem(pl), o.id, o.upper(),
+             o.ptr);
+  }
+}
+
+/// Shared/local memory: STAGES x (As, Bs) with padded rows; Cs (fp32 accumulators) reuses it.
+void emit_tc_smem(CodeWriter& w, const Plan& pl) {
+  const std::string t = smem_elem(pl);
+  if (cuda(pl)) {
+    w.line("// Shared memory (axis smem_stage): STAGES x operand tiles with rows of LDA/LDB elements; the fp32");
+    w.line("// accumulator tile Cs reuses it after the last stage.");
+    w.line("__shared__ __align__(128) unsigned char smem[{}];", smem_bytes(*pl.p));
+  } else {
+    w.line("// Local memory (axis smem_stage): the operand tiles; the fp32 accumulator tile Cs reuses it.");
+    w.line("unsigned char* smem = (unsigned char*)__local_mem({});", vortex_local_mem_bytes(*pl.p));
+  }
+  w.line("{0} (*As)[BM][LDA] = reinterpret_cast<{0} (*)[BM][LDA]>(smem);", t);
+  w.line("{0} (*Bs)[B_ROWS][LDB] = reinterpret_cast<{0} (*)[B_ROWS][LDB]>(smem + STAGES * BM * LDA * sizeof({0}));",
+         t);
+  w.line("float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
+}
+
+std::string ns(const Plan& pl) { return cuda(pl) ? "wmma" : "vxs_ctx"; }
+
+void emit_tc_accumulators(CodeWriter& w, const Plan& pl) {
+  w.line("// Warp tiling: warp (wm, wn) of the WGM x WGN warp grid owns WTM x WTN fragments.");
+  w.line("const int wid = tid / WARP;");
+  w.line("const int wm = wid / WGN;");
+  w.line("const int wn = wid - wm * WGN;");
+  if (cuda(pl)) {
+    w.line("wmma::fragment<wmma::accumulator, FM, FN, FK, float> acc[WTM][WTN];");
+  } else {
+    w.line("vxs_ctx::fragment_acc acc[WTM][WTN];");
+  }
+  w.line("for (int i = 0; i < WTM; ++i)");
+  w.line("  for (int j = 0; j < WTN; ++j) {}::fill_fragment(acc[i][j], 0.0f);", ns(pl));
+}
+
+/// The fragment declarations of one k step.
+void emit_fragments(CodeWriter& w, const Plan& pl) {
+  if (!cuda(pl)) {
+    w.line("vxs_ctx::fragment_a fa[WTM];");
+    w.line("vxs_ctx::fragment_b fb[WTN];");
+    return;
+  }
+  const std::string t = pl.bf16 ? "__nv_bfloat16" : "wmma::precision::tf32";
+  w.line("wmma::fragment<wmma::matrix_a, FM, FN, FK, {}, wmma::row_major> fa[WTM];", t);
+  w.line("wmma::fragment<wmma::matrix_b, FM, FN, FK, {}, wmma::{}> fb[WTN];", t,
+         pl.b_k_contiguous ? "col_major" : "row_major");
+}
+
+/// One stage of tensor-core math on stage buffer `s`: per k step, WTM A and WTN B fragments
+/// from shared memory, each reused by WTN (WTM) mma operations.
+void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
+  const bool c = cuda(pl);
+  const std::string b_at = pl.b_k_contiguous ? fmt::format("&Bs[{}][(wn * WTN + j) * FN][kk]", s)
+                                             : fmt::format("&Bs[{}][kk][(wn * WTN + j) * FN]", s);
+  const std::string b_load =
+      (!c && pl.b_k_contiguous) ? "vxs_ctx::load_matrix_sync<vortex::tensor::col_major>" : ns(pl) + "::load_matrix_sync";
+  w.open("for (int kk = 0; kk < BK; kk += FK)");
+  emit_fragments(w, pl);
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.line("{}::load_matrix_sync(fa[i], &As[{}][(wm * WTM + i) * FM][kk], LDA);", ns(pl), s);
+  if (c && pl.tf32) w.line("vxs_round_tf32(fa[i]);");
+  w.close();
+  w.open("for (int j = 0; j < WTN; ++j)");
+  w.line("{}(fb[j], {}, LDB);", b_load, b_at);
+  if (c && pl.tf32) w.line("vxs_round_tf32(fb[j]);");
+  w.close();
+  w.line("for (int i = 0; i < WTM; ++i)");
+  w.line("  for (int j = 0; j < WTN; ++j) {}::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);", ns(pl));
+  w.close();
+}
+
+/// One shared stage: fill, synchronise, compute; with prefetch (Vortex) the next stage is loaded
+/// into registers while this one is computed (paper §3.3: software prefetch).
+void emit_single_stage_loop(CodeWriter& w, const Plan& pl) {
+  const bool prefetch = pl.p->axes.prefetch;
+  if (prefetch) {
+    emit_prefetch_registers(w, pl);
+    w.open("");
+    w.line("const int k0 = k_begin;");
+    emit_fill(w, pl, "0", "k0", VecMove::kNone, Move::kToRegs);
+    w.close();
+  }
+  w.open("for (int t = 0; t < kt_per_split; ++t)");
+  w.line("const int k0 = k_begin + t * BK;");
+  w.line("// Cooperative fill of the whole block (axis lane_map = {}).", to_string(pl.p->axes.lane_map));
+  emit_fill(w, pl, "0", "k0", VecMove::kSync, prefetch ? Move::kRegsToTile : Move::kDirect);
+  w.line("__syncthreads();");
+  if (prefetch) {
+    w.open("if (t + 1 < kt_per_split)", "uniform: t is the same for every thread");
+    w.line("const int k1 = k0 + BK;");
+    emit_fill(w, pl, "0", "k1", VecMove::kNone, Move::kToRegs);
+    w.close();
+  }
+  emit_tc_compute(w, pl, "0");
+  w.line("__syncthreads();");
+  w.close();
+}
+
+/// STAGES shared stages (CUDA, axis prefetch): while stage t is computed, stages t+1 ..
+/// t+STAGES-1 are in flight as asynchronous copies (vector operands) or, for the stage issued
+/// last, register loads (element operands). One barrier per stage: it both publishes stage t and
+/// retires the buffer of stage t-1, which the next stage is copied into.
+void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
+  emit_prefetch_registers(w, pl);
+  w.open("for (int s = 0; s < STAGES - 1; ++s)", "prologue: the first STAGES - 1 stages in flight");
+  w.open("if (s < kt_per_split)", "uniform over the block");
+  w.line("const int k0 = k_begin + s * BK;");
+  emit_fill(w, pl, "s", "k0", VecMove::kAsync, Move::kDirect);
+  w.close();
+  w.line("vxs_async_commit();");
+  w.close();
+  w.open("for (int t = 0; t < kt_per_split; ++t)");
+  w.line("const int s = t % STAGES;");
+  w.line("vxs_async_wait<STAGES - 2>();  // stage t has landed; later stages stay in flight");
+  w.line("__syncthreads();               // ... for every thread, and stage t-1's buffer is free");
+  w.line("const int tn = t + STAGES - 1;  // the stage issued now, into stage t-1's buffer");
+  w.line("const int sn = tn % STAGES;");
+  w.line("const int k1 = k_begin + tn * BK;");
+  w.line("const int more = tn < kt_per_split;  // uniform over the block");
+  w.open("if (more)", "axis prefetch: cp.async for vector operands, registers for element operands");
+  emit_fill(w, pl, "sn", "k1", VecMove::kAsync, Move::kToRegs);
+  w.close();
+  w.line("vxs_async_commit();");
+  emit_tc_compute(w, pl, "s");
+  bool element_operand = false;
+  for (const TcOperand& o : tc_operands(pl)) element_operand = element_operand || o.vec == 1;
+  if (element_operand) {
+    w.open("if (more)");
+    emit_fill(w, pl, "sn", "k1", VecMove::kNone, Move::kRegsToTile);
+    w.close();
+  }
+  w.close();
+  w.line("vxs_async_wait<0>();");
+  w.line("__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
+}
+
+void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
+  const bool c = pl.p->axes.lane_map == LaneMap::kContiguous;
+  w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.open("for (int j = 0; j < WTN; ++j)");
+  w.line("float* at = &Cs[(wm * WTM + i) * FM][(wn * WTN + j) * FN];");
+  if (cuda(pl)) {
+    w.line("wmma::store_matrix_sync(at, acc[i][j], BN, wmma::mem_row_major);");
+  } else {
+    w.line("vxs_ctx::store_matrix_sync(at, acc[i][j], BN);");
+  }
+  w.close();
+  w.close();
+  w.line("__syncthreads();");
+  w.open("for (int i = 0; i < OUT_PER_THREAD; ++i)");
+  w.line("const int e = tid + i * BS;");
+  w.line(c ? "const int r = e / BN;" : "const int r = e % BM;");
+  w.line(c ? "const int c = e % BN;" : "const int c = e / BM;");
+  w.line("const int m = m0 + r;");
+  w.line("const int n = n0 + c;");
+  emit_store(w, pl, "float v = Cs[r][c];");
+  w.close();
+}
+
+}  // namespace
+
+void emit_tc_defines(CodeWriter& w, const Plan& pl) {
+  w.pp(fmt::format("#define FM {}        // fragment rows (axis tensor_core{})", pl.frag[0],
+                   cuda(pl) ? "" : "; Vortex TCU tile of the warp width"));
+  w.pp(fmt::format("#define FN {}        // fragment columns", pl.frag[1]));
+  w.pp(fmt::format("#define FK {}        // fragment depth", pl.frag[2]));
+  w.pp(fmt::format("#define WGM {}       // warp grid: warps along M (the block size decides)", pl.warps.m));
+  w.pp(fmt::format("#define WGN {}       // warp grid: warps along N", pl.warps.n));
+  w.pp("#define WTM (BM / FM / WGM)  // fragments per warp along M");
+  w.pp("#define WTN (BN / FN / WGN)  // fragments per warp along N");
+  w.pp(fmt::format("#define STAGES {}    // shared-memory stages ({})", pl.stages,
+                   pl.stages > 1 ? "axis prefetch: asynchronous copies, as many as 48 KiB hold, up to 4" : "one"));
+  w.pp(fmt::format("#define LDA (BK + {}) // row length of As{}", pl.pad, pl.pad ? " (16-byte pad against bank conflicts)" : ""));
+  w.pp(pl.b_k_contiguous ? "#define B_ROWS BN     // Bs holds B as n x k (column-major fragments)"
+                         : "#define B_ROWS BK     // Bs holds B as k x n (row-major fragments)");
+  w.pp(fmt::format("#define LDB ({} + {}) // row length of Bs", pl.b_k_contiguous ? "BK" : "BN", pl.pad));
+  for (const TcOperand& o : tc_operands(pl)) {
+    if (o.vec == 1) continue;
+    w.pp(fmt::format("#define VEC_{} {}     // elements of {} per 16-byte fill", o.upper(), o.vec, o.ptr));
+    w.pp(fmt::format("#define VFILL_{0} (({1} * {2} / VEC_{0} + BS - 1) / BS)  // vector fills per thread and stage",
+                     o.upper(), o.rows, o.cols));
+  }
+  w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
+}
+
+void emit_tc_gemm_body(CodeWriter& w, const Plan& pl) {
+  emit_block_coords(w);
+  emit_tc_smem(w, pl);
+  emit_tc_accumulators(w, pl);
+  if (pl.stages > 1) {
+    emit_multi_stage_loop(w, pl);
+  } else {
+    emit_single_stage_loop(w, pl);
+  }
+  emit_tc_epilogue(w, pl);
+}
+
+}  // namespace vxsynth::codegen::detail
