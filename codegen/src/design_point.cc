@@ -87,10 +87,11 @@ uint32_t cuda_tc_stage_bytes(const DesignPoint& p) {
 
 uint32_t cuda_tc_stages(const DesignPoint& p) {
   if (!p.axes.tensor_core.enabled || !p.axes.prefetch) return 1;
-  // As many stages as CUDA's static shared memory holds, 2 to 4 (4 keeps three stages in flight,
+  // As many stages as CUDA's static shared memory holds, up to 4 (4 keeps three stages in flight,
   // enough to cover DRAM latency at these tile sizes; docs/codegen.md "Tensor-core strategy").
+  // When not even two fit, one stage with the next one prefetched into registers (as on Vortex).
   uint32_t s = 4;
-  while (s > 2 && s * cuda_tc_stage_bytes(p) > kCudaStaticSmem) --s;
+  while (s > 1 && s * cuda_tc_stage_bytes(p) > kCudaStaticSmem) --s;
   return s;
 }
 

@@ -199,8 +199,9 @@ void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
   w.close();
 }
 
-/// One shared stage: fill, synchronise, compute; with prefetch (Vortex) the next stage is loaded
-/// into registers while this one is computed (paper §3.3: software prefetch).
+/// One shared stage: fill, synchronise, compute; with prefetch (Vortex, or CUDA when two stages do
+/// not fit in shared memory) the element operands' next stage is loaded into registers while this
+/// one is computed (paper §3.3: software prefetch).
 void emit_single_stage_loop(CodeWriter& w, const Plan& pl) {
   const bool prefetch = pl.p->axes.prefetch;
   if (prefetch) {
@@ -301,6 +302,7 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
   w.pp("#define WTN (BN / FN / WGN)  // fragments per warp along N");
   w.pp(fmt::format("#define STAGES {}    // shared-memory stages ({})", pl.stages,
                    pl.stages > 1 ? "axis prefetch: asynchronous copies, as many as 48 KiB hold, up to 4" : "one"));
+  // STAGES 1 with prefetch: the next stage goes through registers (emit_single_stage_loop).
   w.pp(fmt::format("#define LDA (BK + {}) // row length of As{}", pl.pad, pl.pad ? " (16-byte pad against bank conflicts)" : ""));
   w.pp(pl.b_k_contiguous ? "#define B_ROWS BN     // Bs holds B as n x k (column-major fragments)"
                          : "#define B_ROWS BK     // Bs holds B as k x n (row-major fragments)");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -104,17 +105,22 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
     shapes.insert(shapes.begin(), hinted.begin(), hinted.end());
     if (hint->k > 0) bks.insert(bks.begin(), hint->k);
   }
+  // The first valid point; on tensor-core paths the first one whose CUDA side pipelines through
+  // at least two shared stages, when some tile allows it.
   std::string last;
+  std::optional<DesignPoint> single_stage;
   for (const auto& t : shapes) {
     for (uint32_t bk : bks) {
       p.axes.tile = {t.bm, t.bn, bk};
       p.axes.reg_tile = {t.tm, t.tn};
       p.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
       const std::string e = validation_errors(p);
-      if (e.empty()) return p;
+      if (e.empty() && (!tc || cuda_tc_stages(p) > 1)) return p;
+      if (e.empty() && !single_stage) single_stage = p;
       if (last.empty()) last = e;
     }
   }
+  if (single_stage) return *single_stage;
   throw make_error("no valid seed for {} (block size {}); first attempt:\n{}", check::describe(fixed.op),
                    fixed.block_size, last);
 }

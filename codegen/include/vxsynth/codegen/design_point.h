@@ -186,8 +186,9 @@ struct GemmView {
 /// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths.
 [[nodiscard]] uint32_t cuda_tc_row_pad(const DesignPoint& p);
 /// CUDA tensor-core paths: shared-memory stages of the operand tiles. With prefetch as many as
-/// the 48 KiB of static shared memory hold, 2 to 4 (the next stages' asynchronous copies run while
-/// one is computed); else 1.
+/// the 48 KiB of static shared memory hold, up to 4 (the next stages' asynchronous copies run while
+/// one is computed; 1 when two do not fit: the next stage is then prefetched into registers);
+/// without prefetch 1.
 [[nodiscard]] uint32_t cuda_tc_stages(const DesignPoint& p);
 /// Warp grid over a block's fragment grid: `m` x `n` warps, each owning (tiles_m/m) x (tiles_n/n)
 /// fragments. The most square per-warp tile (in elements, fragment `fm` x `fn`) among the
