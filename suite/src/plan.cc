@@ -96,8 +96,9 @@ json select_bundle(const core::ReferenceBundle& b, const json& bundle_entry, con
               {"kernels", kernels},           {"unprofiled", unprofiled}};
 }
 
-// Keeps only the benchmarks that `only` names (WORKLOAD:KERNEL); every entry must name one.
-void restrict_to(json& benchmarks, const std::vector<std::string>& only) {
+// Keeps only the benchmarks that `only` names (WORKLOAD:KERNEL); every entry must name one. The
+// kernels of the others (and their duplicates) become not-requested.
+void restrict_to(json& benchmarks, json& workloads, const std::vector<std::string>& only) {
   if (only.empty()) return;
   std::set<std::string> wanted;
   for (const std::string& w : only) {
@@ -115,6 +116,14 @@ void restrict_to(json& benchmarks, const std::vector<std::string>& only) {
   if (!wanted.empty())
     throw make_error("--kernel {}: not a selected operator kernel of these bundles (selected: {})", *wanted.begin(),
                      names);
+  std::set<std::string> built;
+  for (const json& b : kept) built.insert(b["name"].get<std::string>());
+  for (json& w : workloads)
+    for (json& k : w["kernels"])
+      if (k.contains("benchmark") && !built.count(k["benchmark"].get<std::string>())) {
+        k.erase("benchmark");
+        k["role"] = to_string(KernelRole::kNotRequested);
+      }
   benchmarks = std::move(kept);
 }
 
@@ -128,6 +137,7 @@ std::string_view to_string(KernelRole r) {
     case KernelRole::kHelper: return "helper";
     case KernelRole::kOther: return "other";
     case KernelRole::kUnprofiled: return "unprofiled";
+    case KernelRole::kNotRequested: return "not-requested";
   }
   return "?";
 }
@@ -154,7 +164,7 @@ json make_plan(const std::vector<fs::path>& bundle_files, const PlanOptions& o) 
     workloads.push_back(select_bundle(b, entry, o, sel));
     bundles.push_back(std::move(entry));
   }
-  restrict_to(sel.benchmarks, o.only);
+  restrict_to(sel.benchmarks, workloads, o.only);
   json only = o.only;
   return json{{"schema", kPlanSchema},
               {"version", kPlanVersion},

@@ -99,7 +99,11 @@ TEST(SuitePlan, BadSelectionsAreRefusedWithTheReason) {
     EXPECT_NE(std::string(e.what()).find("not a selected operator kernel"), std::string::npos) << e.what();
   }
   o.only = {"act:k4", "pi0:k4"};
-  EXPECT_EQ(names(make_plan(shipped(), o)), (std::vector<std::string>{"act-k4", "pi0-k4"}));
+  const json plan = make_plan(shipped(), o);
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"act-k4", "pi0-k4"}));
+  EXPECT_EQ(kernel_row(plan, "act", "k1")["role"], "not-requested");
+  EXPECT_FALSE(kernel_row(plan, "act", "k1").contains("benchmark"));
+  EXPECT_EQ(kernel_row(plan, "act", "k4")["role"], "operator");
 }
 
 }  // namespace

@@ -28,8 +28,9 @@ enum class KernelRole : uint8_t {
   kHelper,       ///< a helper of an operator (kernel-name role `helper`): counted in coverage, not rebuilt
   kOther,        ///< op `other`: the trace did not say which operator launched it
   kUnprofiled,   ///< an operator kernel without an ncu signature: nothing to reconstruct against
+  kNotRequested, ///< a selected operator kernel left out by PlanOptions::only (`--kernel`)
 };
-/// "operator", "beyond-top", "duplicate", "helper", "other", "unprofiled".
+/// "operator", "beyond-top", "duplicate", "helper", "other", "unprofiled", "not-requested".
 [[nodiscard]] std::string_view to_string(KernelRole r);
 
 /// Options of the selection, recorded in the plan (a resumed build must use the same).
