@@ -68,7 +68,7 @@ def test_conv_and_matmul_logged():
 
 def test_bad_target():
     with pytest.raises(ValueError, match="not swappable"):
-        SwapTarget("bmm", ((1,),), Float64Linear())
+        SwapTarget("baddbmm", ((1,),), Float64Linear())
     with pytest.raises(TypeError, match="no callable .forward"):
         SwapTarget("linear", ((1,),), object())
 

@@ -1,10 +1,13 @@
 """Swapped execution (paper §3.4): route selected PyTorch operator calls to a compiled CUDA candidate.
 
-`OpSwap(targets, log_path)` replaces the Python entry points torch.matmul, torch.nn.functional.linear,
-.conv1d and .conv2d with wrappers. A wrapper compares the call's tensor shapes with every target of that
-op; on a match it calls `target.proxy.forward(*args, **kwargs)`, otherwise the saved original. Every call
-is logged as one JSON line {"seq", "op", "shapes", "dtypes", "device", "routed", "target"} so a check can
-prove the candidate ran. Leaving the context (normally or by exception) always restores the originals.
+`OpSwap(targets, log_path)` replaces the Python entry points torch.matmul, torch.bmm,
+torch.nn.functional.linear, .conv1d and .conv2d with wrappers. A wrapper compares the call with every
+target of that op (exact tensor shapes, or the target's `match` predicate, e.g. swap_view.SpecMatcher's
+operator view); on a match it calls `target.proxy.forward(*args, **kwargs)`, otherwise the saved
+original. Every call is logged as one JSON line {"seq", "step", "op", "shapes", "dtypes", "device",
+"routed", "target", "near_miss"} so a check can prove the candidate ran (`step` is the caller's
+`OpSwap.step`, e.g. the workload step; `near_miss` says why a call with the profiled shape was not
+routed). Leaving the context (normally or by exception) always restores the originals.
 
 Scope: calls that look the function up through its module at call time (torch.matmul(...), F.linear(...),
 nn.Linear/nn.Conv1d/nn.Conv2d modules, nn.MultiheadAttention's projections) are seen; the `@` operator
@@ -23,6 +26,7 @@ import torch.nn.functional as F
 #: Swappable operators: name -> (module holding the entry point, attribute). One row per operator.
 SWAPPABLE: Dict[str, Tuple[Any, str]] = {
     "matmul": (torch, "matmul"),
+    "bmm": (torch, "bmm"),
     "linear": (F, "linear"),
     "conv1d": (F, "conv1d"),
     "conv2d": (F, "conv2d"),
@@ -35,12 +39,16 @@ Shapes = Tuple[Tuple[int, ...], ...]
 class SwapTarget:
     """Route `op` calls whose leading tensor arguments have exactly `shapes` (e.g. linear:
     ((302, 1, 512), (3200, 512), (3200,)) = input, weight, bias) to `proxy.forward`. Optional `dtype`
-    (e.g. torch.float32) must also match when given. `name` labels the target in the log."""
+    (e.g. torch.float32) must also match when given. `name` labels the target in the log. With `match`
+    (a callable (op, args, kwargs) -> (matched, near_miss_reason), e.g. swap_view.SpecMatcher) the
+    target decides by it instead of `shapes`/`dtype`, and `ops` lists the entry points it listens to."""
     op: str
     shapes: Shapes
     proxy: Any
     dtype: Optional[torch.dtype] = None
     name: str = ""
+    match: Optional[Callable[..., Tuple[bool, str]]] = None
+    ops: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.op not in SWAPPABLE:
@@ -48,6 +56,10 @@ class SwapTarget:
         if not callable(getattr(self.proxy, "forward", None)):
             raise TypeError(f"SwapTarget '{self.name or self.op}': proxy has no callable .forward")
         self.shapes = tuple(tuple(int(d) for d in s) for s in self.shapes)
+        self.ops = tuple(self.ops) or (self.op,)
+        unknown = [o for o in self.ops if o not in SWAPPABLE]
+        if unknown:
+            raise ValueError(f"SwapTarget.ops {unknown} are not swappable; choose from {', '.join(SWAPPABLE)}")
         if not self.name:
             self.name = f"{self.op}{list(map(list, self.shapes))}"
 
@@ -71,24 +83,34 @@ class OpSwap:
         self._log = None
         self._seq = 0
         self._busy = threading.local()
+        self.step: Optional[int] = None  # stamped on every record (the caller's step number)
 
     # -- dispatch
-    def _match(self, op: str, shapes: Shapes, dtypes: List[str]) -> Optional[SwapTarget]:
+    def _match(self, op: str, shapes: Shapes, dtypes: List[str], args, kwargs) -> Tuple[Optional[SwapTarget], str]:
+        near = ""
         for t in self.targets:
-            if t.op != op or t.shapes != shapes:
+            if op not in t.ops:
+                continue
+            if t.match is not None:
+                ok, why = t.match(op, args, kwargs)
+                if ok:
+                    return t, ""
+                near = near or why
+                continue
+            if t.shapes != shapes:
                 continue
             if t.dtype is not None and dtypes and dtypes[0] != str(t.dtype).replace("torch.", ""):
                 continue
-            return t
-        return None
+            return t, ""
+        return None, near
 
     def _wrap(self, op: str, original: Callable) -> Callable:
         def wrapper(*args, **kwargs):
             if getattr(self._busy, "on", False):  # a proxy calling the op itself gets the original
                 return original(*args, **kwargs)
             shapes, dtypes, device = call_signature(args)
-            t = self._match(op, shapes, dtypes)
-            self._record(op, shapes, dtypes, device, t)
+            t, near = self._match(op, shapes, dtypes, args, kwargs)
+            self._record(op, shapes, dtypes, device, t, near)
             if t is None:
                 return original(*args, **kwargs)
             self._busy.on = True
@@ -100,10 +122,11 @@ class OpSwap:
         wrapper.__name__ = f"vxsynth_swapped_{op}"
         return wrapper
 
-    def _record(self, op, shapes, dtypes, device, t: Optional[SwapTarget]) -> None:
+    def _record(self, op, shapes, dtypes, device, t: Optional[SwapTarget], near: str = "") -> None:
         self._seq += 1
-        rec = {"seq": self._seq, "op": op, "shapes": [list(s) for s in shapes], "dtypes": dtypes,
-               "device": device, "routed": t is not None, "target": t.name if t else None}
+        rec = {"seq": self._seq, "step": self.step, "op": op, "shapes": [list(s) for s in shapes],
+               "dtypes": dtypes, "device": device, "routed": t is not None, "target": t.name if t else None,
+               "near_miss": near or None}
         self.records.append(rec)
         if self._log is not None:
             self._log.write(json.dumps(rec) + "\n")
@@ -112,7 +135,7 @@ class OpSwap:
     def __enter__(self) -> "OpSwap":
         if self.log_path:
             self._log = open(self.log_path, "a", encoding="utf-8", buffering=1)
-        for op in SWAPPABLE:  # wrap all four so the log shows every candidate call, routed or not
+        for op in SWAPPABLE:  # wrap every entry point so the log shows every candidate call, routed or not
             mod, attr = SWAPPABLE[op]
             self._saved[op] = getattr(mod, attr)
             setattr(mod, attr, self._wrap(op, self._saved[op]))
