@@ -7,11 +7,14 @@
 #
 # Usage (repository root, on the GPU machine):
 #   scripts/device-reconstruct.sh OUT_DIR SPEC...
-#   SPEC = WORKLOAD:KERNEL:BUDGET, e.g. act:k4:6 (bundle data/references/h200/WORKLOAD/bundle.json)
+#   SPEC = WORKLOAD:KERNEL:BUDGET[:PROFILE_IN], e.g. act:k4:6 (bundle data/references/h200/WORKLOAD/bundle.json);
+#   PROFILE_IN (workload|standalone|auto, default auto) is passed as --profile-in and, when given,
+#   names the run <workload>-<kernel>-<PROFILE_IN>.
 # Environment: VXDEV_TARBALL (default .devcarry/vxdev.tar.xz), PROFILE (default ncu; vxsim
 #   smoke-tests the unpacked toolchain on a machine without a GPU), RUN_TIMEOUT (s per candidate
 #   run, default 300), SEED (default 1), ORDER (with ncu: cuda-first, the default, or vortex-first;
-#   docs/reconstruct.md "Orders"), TARBALL (path of a .tgz of OUT_DIR, see below).
+#   docs/reconstruct.md "Orders"), TARBALL (path of a .tgz of OUT_DIR, see below), WALL_LIMIT
+#   (seconds per reconstruct process, default none: a run stopped by it keeps its record lines).
 # Writes OUT_DIR/<workload>-<kernel>/ (the benchmark directory of each run),
 # OUT_DIR/<workload>-<kernel>.log, OUT_DIR/provenance.txt, OUT_DIR/summary.tsv, and with TARBALL
 # an archive of OUT_DIR without tensors, ncu reports and binaries (also when stopped by TERM).
@@ -30,8 +33,8 @@ profile=${PROFILE:-ncu}
 # Every spec is checked before anything is unpacked or started.
 workloads=$(cd "$repo/data/references/h200" && ls -d */ 2>/dev/null | tr -d / | tr '\n' ' ')
 for spec in "$@"; do
-  [[ $spec =~ ^([A-Za-z0-9_]+):(k[0-9]+|[0-9]+):([0-9]+)$ ]] ||
-    usage "'$spec' is not WORKLOAD:KERNEL:BUDGET (kernel id like k4 or a rank, budget an integer)"
+  [[ $spec =~ ^([A-Za-z0-9_]+):(k[0-9]+|[0-9]+):([0-9]+)(:(workload|standalone|auto))?$ ]] ||
+    usage "'$spec' is not WORKLOAD:KERNEL:BUDGET[:workload|standalone|auto] (kernel id like k4 or a rank, budget an integer)"
   [ -f "$repo/data/references/h200/${BASH_REMATCH[1]}/bundle.json" ] ||
     usage "'$spec': no workload '${BASH_REMATCH[1]}' (data/references/h200 has: $workloads)"
 done
@@ -96,7 +99,7 @@ archive() {
   [ -n "${TARBALL:-}" ] || return 0
   tar -C "$(dirname "$out")" --exclude='*.bin' --exclude='*.ncu-rep' --exclude='kernel.dump' \
     --exclude='*.elf' --exclude='*.vxbin' --exclude='*.o' --exclude='vxs_standalone' --exclude='vxs_candidate' \
-    --exclude='main' -czf "$TARBALL" "$(basename "$out")"
+    --exclude='main' --exclude='*.so' -czf "$TARBALL" "$(basename "$out")"
   echo "archive: $TARBALL ($(du -h "$TARBALL" | cut -f1))"
 }
 pids=()
@@ -111,16 +114,18 @@ trap stopped TERM INT
 
 names=()
 for spec in "$@"; do
-  IFS=: read -r workload kernel budget <<<"$spec"
+  IFS=: read -r workload kernel budget profile_in <<<"$spec"
   bundle=$repo/data/references/h200/$workload/bundle.json
-  name=$workload-$kernel
+  name=$workload-$kernel${profile_in:+-$profile_in}
+  limit=()
+  [ -n "${WALL_LIMIT:-}" ] && limit=(timeout -s TERM "$WALL_LIMIT")
   (
     start=$(date +%s)
     order_args=()
     [ "$profile" = ncu ] && order_args=(--order "${ORDER:-cuda-first}")
-    "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" "${order_args[@]}" --ncu "$ncu_cmd" \
+    "${limit[@]}" "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" "${order_args[@]}" --ncu "$ncu_cmd" \
       --sdk "$dev/sdk" --budget "${budget:-6}" --seed "${SEED:-1}" --run-timeout "${RUN_TIMEOUT:-300}" \
-      -o "$out/$name"
+      --profile-in "${profile_in:-auto}" --python-dir "$repo/python" -o "$out/$name"
     echo "wall: $(($(date +%s) - start)) s"
   ) > "$out/$name.log" 2>&1 &
   pids+=($!)

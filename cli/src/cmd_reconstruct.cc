@@ -35,12 +35,51 @@ constexpr int kExitAgentFailedEveryRevision = 3;
 
 struct Options {
   std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu", order = "cuda-first";
+  std::string profile_in = "auto", python = "python3", python_dir;
   int budget = 12;
   bool resume = false;
   bool unsafe_no_isolation = false;
   uint64_t seed = 1;
   double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
 };
+
+// The python/ folder of the source tree this vxsynth was built from (vxsynth_torch lives there).
+fs::path default_python_dir() {
+#ifdef VXSYNTH_PYTHON_DIR
+  return VXSYNTH_PYTHON_DIR;
+#else
+  return "python";
+#endif
+}
+
+// Where the ncu backend profiles (docs/reconstruct.md "In the workload"): inside the workload the
+// bundle was captured from when it names one and python3 has torch with a GPU (auto, workload),
+// else a standalone launch with the reason recorded (auto, standalone). `--profile-in workload`
+// that cannot be honoured is an error before anything is written.
+refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBundle& bundle, const std::string& kernel,
+                                      const fs::path& sdk) {
+  refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}};
+  if (o.profile_in != "auto" && o.profile_in != "workload" && o.profile_in != "standalone")
+    throw make_error("--profile-in: '{}' must be auto, workload or standalone", o.profile_in);
+  if (o.profile_in == "standalone") {
+    n.standalone_reason = "--profile-in standalone";
+    return n;
+  }
+  std::string why;
+  auto setup = refine::workload_setup(bundle, kernel, o.python_dir.empty() ? default_python_dir() : fs::path(o.python_dir), why);
+  if (setup) {
+    setup->python = o.python;
+    why = refine::probe_workload_python(*setup);
+  }
+  if (why.empty()) {
+    n.workload = std::move(setup);
+    return n;
+  }
+  if (o.profile_in == "workload") throw make_error("--profile-in workload: {}", why);
+  n.standalone_reason = "no workload to profile in: " + why;
+  std::cout << "[reconstruct] profiling standalone: " << n.standalone_reason << "\n";
+  return n;
+}
 
 // True when an executable named `name` is found on PATH (as execvp would find it).
 bool on_path(const std::string& name) {
@@ -161,7 +200,7 @@ int run(const Options& opts) {
   if (profile == "vxsim") {
     backend = refine::make_vxsim_backend({sdk, refine::target_arch(bundle, o.bundle)});
   } else if (profile == "ncu") {
-    backend = refine::make_ncu_backend({sdk, o.ncu, refine::target_arch(bundle, o.bundle)});
+    backend = refine::make_ncu_backend(ncu_options(o, bundle, k.id, sdk));
   } else {
     throw make_error("--profile: '{}' is not a backend (ncu, vxsim)", profile);
   }
@@ -256,6 +295,14 @@ Runner setup_reconstruct(CLI::App& app) {
                  "Nsight Compute CLI for --profile ncu (a name on PATH or a path, e.g. a wrapper that serialises "
                  "concurrent runs)")
       ->capture_default_str();
+  app.add_option("--profile-in", o->profile_in,
+                 "--profile ncu: workload (the candidate swapped into the workload the reference was captured "
+                 "from), standalone (one launch at the profiled shape), or auto (workload when the bundle names "
+                 "one and python3 has torch with a GPU)")
+      ->capture_default_str();
+  app.add_option("--python", o->python, "interpreter with torch for --profile-in workload")->capture_default_str();
+  app.add_option("--python-dir", o->python_dir,
+                 "folder holding the vxsynth_torch package (default: the source tree's python/)");
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();

@@ -1,13 +1,15 @@
 // The ncu profile backend (CUDA-first, the default when nvidia-smi shows a GPU): the CUDA candidate
-// is compiled with nvcc for the bundle's architecture together with codegen's standalone launcher
-// and launched once at the profiled shape under Nsight Compute with the reference's collection
-// settings (--clock-control none, caches flushed); its longest kernel gives the signature.
-// Source-output check: CUDA vs the float64 CPU reference; candidate check: Vortex (vxsim,
-// functional mode) vs CUDA. The locked kernel's Vortex-side timing signature is measured once, at lock.
+// is measured by a CudaProfiler (cuda_profiler.h) under Nsight Compute with the reference's
+// collection settings: inside the reference workload through the operator swap when the bundle
+// names one (profile_workload.cc, paper §3.4), else as a standalone launch at the profiled shape
+// (profile_standalone.cc, recorded as the fallback with its reason). Its longest kernel gives the
+// signature. Candidate check: Vortex (vxsim, functional mode) vs CUDA on the sampled inputs. The
+// locked kernel's Vortex-side timing signature is measured once, at lock.
 
 #include <fmt/format.h>
 
 #include "candidate_steps.h"
+#include "cuda_profiler.h"
 #include "harness_cuda.h"
 #include "harness_vortex.h"
 #include "tool_probe.h"
@@ -27,34 +29,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The candidate's main kernel: the longest launch (a split-K reduction or epilogue is short).
-const core::NcuKernel& longest_kernel(const core::NcuReport& report, const fs::path& rep) {
-  const core::NcuKernel* main = nullptr;
-  double longest = -1.0;
-  for (const auto& k : report.kernels) {
-    const core::NcuCell* t = k.find("gpu__time_duration.sum");
-    const double v = t && t->value ? *t->value : 0.0;
-    if (v > longest) {
-      longest = v;
-      main = &k;
-    }
-  }
-  if (main == nullptr) throw make_error("{}: ncu profiled no kernel", rep.string());
-  return *main;
-}
-
-// What the CUDA side of one candidate gave.
-struct CudaSide {
-  std::string failure;
-  std::vector<double> output;
-  core::NcuSignature signature;
-};
-
 class NcuBackend : public ProfileBackend {
  public:
   explicit NcuBackend(const NcuBackendOptions& o)
-      : sdk_dir_(o.sdk_dir), ncu_(o.ncu), arch_(o.gpu_arch), versions_(common_tool_versions(sdk_dir_, nvcc_)) {
-    versions_["ncu"] = tool_version({ncu_, "--version"});
+      : sdk_dir_(o.sdk_dir), arch_(o.gpu_arch), versions_(common_tool_versions(sdk_dir_, nvcc_)) {
+    versions_["ncu"] = tool_version({o.ncu, "--version"});
+    const CudaTools tools{nvcc_, o.ncu, o.gpu_arch};
+    profiler_ = o.workload ? make_workload_profiler(tools, *o.workload)
+                           : make_standalone_profiler(tools, o.standalone_reason);
   }
 
   std::string name() const override { return "ncu"; }
@@ -67,7 +49,10 @@ class NcuBackend : public ProfileBackend {
     // The artefact rules on the CUDA candidate (harness_cuda.h) before it is linked and profiled.
     if (nvcc_) ev.failure = check_cuda_candidate(dir, req, *nvcc_, std::string(core::arch_info(arch_).sm));
     if (!ev.failure.empty()) return ev;
-    CudaSide cuda = run_cuda_side(dir, req, data, ev);
+    CudaMeasurement cuda = profiler_->measure(dir, req, data);
+    ev.profiled_in = cuda.place;
+    ev.source_output = cuda.source_output;
+    ev.observed.block_size = cuda.block_size;
     if (!cuda.failure.empty()) {
       ev.failure = cuda.failure;
       return ev;
@@ -112,68 +97,11 @@ class NcuBackend : public ProfileBackend {
   }
 
  private:
-  // nvcc (candidate + standalone launcher) → ncu → signature of the longest kernel, the launch's
-  // block size and the source-output check.
-  CudaSide run_cuda_side(const fs::path& dir, const EvalRequest& req, const CandidateData& data, Evaluation& ev) {
-    CudaSide s;
-    s.failure = build_standalone(dir, req, data);
-    if (!s.failure.empty()) return s;
-    const fs::path rep = dir / "cuda" / "candidate.ncu-rep";
-    s.failure = profile(dir, req, data, rep);
-    if (!s.failure.empty()) return s;
-    const ProcessResult csv = run_process(
-        {ncu_, "--import", rep.string(), "--csv", "--page", "raw", "--print-units", "base"}, {120.0, dir / "cuda"});
-    if (!csv.ok()) {
-      s.failure = fmt::format("ncu --import: {}: {}", csv.status_text(), tail_lines(csv.output, 4));
-      return s;
-    }
-    write_file_atomic(dir / "cuda" / "ncu_raw.csv", csv.output);
-    const core::NcuReport report = core::parse_ncu_csv(csv.output, (dir / "cuda" / "ncu_raw.csv").string());
-    const core::NcuKernel& main = longest_kernel(report, rep);
-    s.signature = core::signature_from_ncu(main, report.arch);
-    ev.observed.block_size = main.block[0] * main.block[1] * main.block[2];
-    s.output = check::read_tensor_file(data.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
-    ev.source_output = compare(s.output, data.reference, data, check::CheckKind::kSourceOutput,
-                               check::ReferenceKind::kCpuFloat64,
-                               "cuda_vs_cpu_f64 (standalone launch at the profiled shape)");
-    return s;
-  }
-
-  // Compiles the candidate with codegen's standalone launcher for the bundle's architecture.
-  std::string build_standalone(const fs::path& dir, const EvalRequest& req, const CandidateData& data) const {
-    if (!nvcc_) throw make_error("profile backend 'ncu': no nvcc ($NVCC or /usr/local/cuda/bin/nvcc)");
-    write_file_atomic(dir / "cuda" / codegen::kStandaloneFileName, codegen::standalone_harness(data.op, data.path));
-    const ProcessResult nv = run_process(
-        {nvcc_->string(), fmt::format("-arch={}", core::arch_info(arch_).sm), "-std=c++17", "-O2", "-o",
-         "vxs_standalone", codegen::kCudaFileName, codegen::kStandaloneFileName},
-        {req.rules->build_timeout_s, dir / "cuda"});
-    if (!nv.ok()) return fmt::format("nvcc: {}: {}", nv.status_text(), tail_lines(nv.output, 4));
-    return {};
-  }
-
-  // One launch under Nsight Compute with the reference's collection settings (clock control none,
-  // caches flushed) and the metrics of the bundle's architecture.
-  std::string profile(const fs::path& dir, const EvalRequest& req, const CandidateData& data,
-                      const fs::path& rep) const {
-    std::string list;
-    for (const auto& m : core::required_ncu_metrics(arch_)) list += (list.empty() ? "" : ",") + m;
-    std::error_code ec;
-    fs::remove(rep, ec);
-    const ProcessResult prof = run_process(
-        {ncu_, "--metrics", list, "--clock-control", "none", "--cache-control", "all", "--export", rep.string(),
-         "--force-overwrite", (dir / "cuda" / "vxs_standalone").string(), fs::absolute(data.dir).string()},
-        {req.rules->run_timeout_s, dir / "cuda"});
-    write_file_atomic(dir / "cuda" / "ncu.log", prof.output);
-    if (!prof.ok() || !fs::exists(data.dir / "cuda_out.bin"))
-      return fmt::format("run (ncu): {}: {}", prof.status_text(), tail_lines(prof.output, 4));
-    return {};
-  }
-
   fs::path sdk_dir_;
-  std::string ncu_;
   core::Arch arch_;
   std::optional<fs::path> nvcc_;
   std::map<std::string, std::string> versions_;
+  std::unique_ptr<CudaProfiler> profiler_;
 };
 
 }  // namespace

@@ -132,6 +132,7 @@ void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const Source
     return;
   }
   for (const auto& [k, v] : ev.tool_versions) e.tool_versions[k] = v;
+  e.profiled_in = ev.profiled_in;
   e.source_output = ev.source_output;
   e.candidate = ev.candidate;
   if (ev.signature) fill_distances(e, *ev.signature, ref.signature);

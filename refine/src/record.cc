@@ -145,6 +145,35 @@ Decision decision_from(const std::string& s, const std::string& where) {
   throw make_error("{}: field 'decision' is '{}', expected seed|retain|revert|reject", where, s);
 }
 
+json place_to_json(const ProfilePlace& p) {
+  return json{{"where", p.where},
+              {"workload", p.workload},
+              {"step", p.step},
+              {"routed_per_step", p.routed_per_step},
+              {"reference_launches_per_step", p.reference_launches_per_step},
+              {"note", p.note}};
+}
+
+// Records written before the field existed have no "profiled_in"; when present every key is checked.
+ProfilePlace place_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw make_error("{}: must be an object", where);
+  ProfilePlace p;
+  p.where = get_string(j, "where", where);
+  if (p.where != "workload" && p.where != "standalone")
+    throw make_error("{}: field 'where' is '{}', expected workload|standalone", where, p.where);
+  p.workload = get_string(j, "workload", where);
+  p.step = get_string(j, "step", where);
+  const json& r = field(j, "routed_per_step", where);
+  if (!r.is_array()) throw make_error("{}: field 'routed_per_step' must be a list", where);
+  for (const json& n : r) {
+    if (!n.is_number_integer()) throw make_error("{}: field 'routed_per_step' must hold integers", where);
+    p.routed_per_step.push_back(n.get<int64_t>());
+  }
+  p.reference_launches_per_step = get_int(j, "reference_launches_per_step", where);
+  p.note = get_string(j, "note", where);
+  return p;
+}
+
 }  // namespace
 
 const char* decision_name(Decision d) {
@@ -156,7 +185,7 @@ const char* decision_name(Decision d) {
 json to_json(const RevisionEntry& e) {
   json axes = json::array();
   for (const auto& a : e.axes) axes.push_back(json{{"axis", a.axis}, {"direction", a.direction}});
-  return json{
+  json j{
       {"revision", e.revision},
       {"parent", e.parent},
       {"agent", e.agent},
@@ -179,6 +208,8 @@ json to_json(const RevisionEntry& e) {
       {"design", e.design},
       {"started_utc", e.started_utc},
   };
+  if (!e.profiled_in.where.empty()) j["profiled_in"] = place_to_json(e.profiled_in);
+  return j;
 }
 
 RevisionEntry entry_from_json(const json& j, const std::string& where) {
@@ -215,6 +246,7 @@ RevisionEntry entry_from_json(const json& j, const std::string& where) {
   e.profile_backend = get_string(j, "profile_backend", where);
   e.design = field(j, "design", where);
   e.started_utc = get_string(j, "started_utc", where);
+  if (j.contains("profiled_in")) e.profiled_in = place_from_json(j["profiled_in"], where + ": profiled_in");
 
   // Cross-field consistency.
   if (e.revision == 0) {

@@ -8,7 +8,9 @@
 ///  - backend_vxsim.cc ("vxsim", vxsim counters vs the reference signature, the default without a GPU; not the Vortex-first order of order.h): Vortex candidate on vxsim
 ///    in timing mode, checked against the float64 CPU reference; D from the Vortex-side signature.
 ///  - backend_ncu.cc ("ncu", CUDA-first, the default when nvidia-smi shows a GPU): CUDA candidate
-///    with codegen's standalone launcher under Nsight Compute; D from its longest kernel.
+///    under Nsight Compute through a CudaProfiler (cuda_profiler.h): inside the reference workload
+///    with the operator swap (profile_workload.cc, the default) or as a standalone launch
+///    (profile_standalone.cc, the recorded fallback); D from its longest kernel.
 ///  - candidate_steps.cc: the steps both backends compose (inputs, Vortex build/run, checks).
 ///  - vortex_signature.cc: the $VXSIM_SIGNATURE file; tool_probe.cc: tool lookup and versions;
 ///    bundle_reference.cc: the loop's Reference and the target architecture of a bundle.
@@ -54,11 +56,43 @@ struct VxsimBackendOptions {
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_vxsim_backend(const VxsimBackendOptions& opts);
 
+/// The workload a reference kernel was captured from, as the ncu backend re-runs it with the
+/// candidate swapped in (paper §3.4; python/vxsynth_torch/swap_run.py): the capture's workload,
+/// configuration, warm-up and ncu-window iterations and TF32 flags (bundle provenance, written by
+/// python/vxsynth_torch/profile.py) and the reference kernel's launches per step (the trace).
+struct WorkloadSetup {
+  std::string workload;                ///< python/vxsynth_torch/workloads name: act, diffusion_policy, pi0
+  std::string config = "full";
+  int warmup = 2;                      ///< warm-up steps before the ncu window
+  int region_iters = 2;                ///< steps inside the window (cudaProfilerStart/Stop)
+  nlohmann::json tf32 = nlohmann::json::object();
+  int64_t launches_per_step = 0;       ///< launches of the reference kernel per workload step
+  std::string python = "python3";      ///< interpreter holding torch (CUDA)
+  std::filesystem::path python_dir;    ///< folder holding the vxsynth_torch package (PYTHONPATH)
+  std::string device = "cuda";         ///< torch device of the run ("cpu" only for a CPU stand-in library)
+};
+
+/// The workload setup of kernel `kernel_id` of a bundle, or nullopt with the reason in `why_not`
+/// (a bundle imported without the capture driver's provenance, a workload vxsynth_torch does not
+/// have). `python_dir` is where vxsynth_torch lives.
+[[nodiscard]] std::optional<WorkloadSetup> workload_setup(const core::ReferenceBundle& bundle,
+                                                          const std::string& kernel_id,
+                                                          const std::filesystem::path& python_dir,
+                                                          std::string& why_not);
+
+/// Empty when `setup.python` can import torch with a CUDA device and vxsynth_torch.swap_run from
+/// `setup.python_dir`; else why not (the standalone fallback's reason).
+[[nodiscard]] std::string probe_workload_python(const WorkloadSetup& setup);
+
 /// Options of the ncu backend.
 struct NcuBackendOptions {
   std::filesystem::path sdk_dir;   ///< for the Vortex side of the candidate check
   std::string ncu;                 ///< Nsight Compute CLI ("ncu" = on PATH)
   core::Arch gpu_arch;             ///< nvcc's -arch and ncu's metric set (target_arch)
+  /// The workload to profile in (the default on a GPU machine); nullopt: standalone launch, with
+  /// `standalone_reason` recorded in every revision.
+  std::optional<WorkloadSetup> workload;
+  std::string standalone_reason;
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
 

@@ -50,6 +50,8 @@ struct Evaluation {
   /// Which side `observed` describes: the Vortex run (true) or the CUDA launch (false); decides
   /// whether a TF32 reference is compared as FP16 (paper §3.3).
   bool observed_is_vortex = true;
+  /// Where the CUDA candidate ran (ncu backend); empty `where` for the vxsim backend.
+  ProfilePlace profiled_in;
 };
 
 /// Files a backend leaves in the candidate directory, copied into the benchmark when that

@@ -57,6 +57,19 @@ struct CheckOutcome {
   std::string detail;         ///< first failing element or other explanation; empty when passed
 };
 
+/// Where the CUDA candidate was profiled and checked (paper §3.4 "Swapped execution"): inside the
+/// reference workload through the operator swap, or as a standalone launch at the profiled shape
+/// (the recorded fallback, with the reason). Empty `where` for a backend that profiles no CUDA launch.
+struct ProfilePlace {
+  std::string where;          ///< "workload" | "standalone" | ""
+  std::string workload;       ///< workload name ("act"); empty for standalone
+  std::string step;           ///< which steps ran and which launch ncu profiled
+  std::vector<int64_t> routed_per_step;      ///< calls routed to the candidate in each workload step
+  int64_t reference_launches_per_step = 0;   ///< launches of the reference kernel per step (trace)
+  std::string note;           ///< fallback reason, or calls with the profiled shape left unrouted
+  friend bool operator==(const ProfilePlace&, const ProfilePlace&) = default;
+};
+
 /// One line of the record. Field names in the JSON are the snake_case names below.
 struct RevisionEntry {
   int revision = 0;                        ///< 0 = seed, then 1, 2, … with no gaps
@@ -80,6 +93,7 @@ struct RevisionEntry {
   std::map<std::string, std::string> tool_versions;  ///< tool → version string
   std::map<std::string, std::string> source_hashes;  ///< candidate file (relative) → sha256 hex
   std::string profile_backend;             ///< "vxsim" or "ncu": which backend ran
+  ProfilePlace profiled_in;                ///< JSON "profiled_in" (absent when `where` is empty)
   /// Design point of the candidate (built-in agent), or the one the edited sources descend from
   /// (external agent).
   nlohmann::json design;

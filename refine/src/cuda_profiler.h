@@ -1,0 +1,62 @@
+#pragma once
+// How the ncu backend measures a CUDA candidate: one interface, one file per implementation
+// (profile_workload.cc: inside the reference workload through the operator swap, paper §3.4;
+// profile_standalone.cc: a standalone launch at the profiled shape, the recorded fallback). The
+// backend (backend_ncu.cc) strings a profiler together with the Vortex side and never asks which
+// one it has. Shared ncu steps (metric list, CSV import, main kernel) are at the bottom.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "candidate_steps.h"
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/core/ncu_import.h"
+#include "vxsynth/refine/backends.h"
+
+namespace vxsynth::refine {
+
+// What measuring the CUDA side of one candidate gave.
+struct CudaMeasurement {
+  std::string failure;          // non-empty: the rejection reason
+  std::vector<double> output;   // the candidate on the sampled inputs (for the candidate check)
+  core::NcuSignature signature;
+  int block_size = 0;           // of the profiled main launch
+  CheckOutcome source_output;
+  ProfilePlace place;
+};
+
+// The tools every profiler drives.
+struct CudaTools {
+  std::optional<std::filesystem::path> nvcc;
+  std::string ncu;
+  core::Arch arch;
+};
+
+class CudaProfiler {
+ public:
+  virtual ~CudaProfiler() = default;
+  // Builds the CUDA candidate under `dir`/cuda, runs, checks and profiles it on the sampled inputs
+  // of `data`. Candidate failures go to CudaMeasurement::failure; harness failures throw.
+  [[nodiscard]] virtual CudaMeasurement measure(const std::filesystem::path& dir, const EvalRequest& req,
+                                                const CandidateData& data) = 0;
+};
+
+// Standalone launch at the profiled shape; `why` (non-empty) is recorded as the fallback reason.
+[[nodiscard]] std::unique_ptr<CudaProfiler> make_standalone_profiler(const CudaTools& tools, std::string why);
+// Inside the workload the reference was captured from.
+[[nodiscard]] std::unique_ptr<CudaProfiler> make_workload_profiler(const CudaTools& tools, WorkloadSetup setup);
+
+// ---- ncu steps both profilers use
+// The --metrics list of the architecture's metric table (comma-separated).
+[[nodiscard]] std::string ncu_metric_list(core::Arch arch);
+// `ncu --import REP --csv --page raw --print-units base` into `csv_path`, parsed; the failure (empty
+// on success) in `failure`.
+[[nodiscard]] core::NcuReport import_ncu_report(const std::string& ncu, const std::filesystem::path& rep,
+                                                const std::filesystem::path& csv_path, std::string& failure);
+// The candidate's main kernel: the longest launch (a split-K reduction or epilogue is short).
+[[nodiscard]] const core::NcuKernel& longest_kernel(const core::NcuReport& report, const std::filesystem::path& rep);
+
+}  // namespace vxsynth::refine

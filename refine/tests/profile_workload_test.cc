@@ -1,0 +1,138 @@
+// The in-workload CUDA profiler without a GPU: nvcc is replaced by a script that builds the CPU
+// library implementing codegen's candidate C ABI (python/tests/cpu_candidate/), ncu by a script
+// that runs the profiled command as is and, for --import, replays the ncu CSV recorded on the H200
+// for ACT k4 (data/evidence). The workload (ACT tiny, CPU torch), the operator swap, the dispatch
+// log, the source-output check against the original PyTorch op and the record's profiled_in are
+// real. Skipped when python3 cannot import torch.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "../src/cuda_profiler.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
+#include "vxsynth/core/bundle.h"
+#include "vxsynth/refine/sandbox.h"
+
+namespace vxsynth::refine {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSrc = VXSYNTH_SOURCE_DIR;
+
+// The interpreter with torch: python3 on PATH, else Debian's (CI's python3-torch).
+std::string torch_python() {
+  for (const char* py : {"python3", "/usr/bin/python3"})
+    if (run_process({py, "-c", "import torch"}, {120.0}).ok()) return py;
+  return {};
+}
+bool python_has_torch() { return !torch_python().empty(); }
+
+// Tool stand-ins in `dir`: nvcc → the CPU library (linear ABI); ncu → run the command / replay a CSV.
+CudaTools stand_in_tools(const fs::path& dir) {
+  fs::create_directories(dir);
+  write_file_atomic(dir / "nvcc", "#!/bin/sh\n# arguments: ... -o candidate.so candidate.cu\n"
+                                  "exec c++ -O2 -shared -fPIC -DVXS_CPU_LINEAR -o candidate.so " +
+                                      (kSrc / "python/tests/cpu_candidate/vxs_cpu_candidate.cc").string() + "\n");
+  const fs::path csv =
+      kSrc / "data/evidence/h200/reconstruct-ncu-2026-11-30/act-k4/work/revisions/r0000/cuda/ncu_raw.csv";
+  write_file_atomic(dir / "ncu", "#!/bin/sh\nif [ \"$1\" = --import ]; then cat " + csv.string() +
+                                     "; exit 0; fi\n"
+                                     "while [ \"$1\" != --export ]; do shift; done; touch \"$2\"; shift 3\n"
+                                     "exec \"$@\"\n");
+  fs::permissions(dir / "nvcc", fs::perms::owner_all, fs::perm_options::add);
+  fs::permissions(dir / "ncu", fs::perms::owner_all, fs::perm_options::add);
+  return CudaTools{dir / "nvcc", (dir / "ncu").string(), core::Arch::kHopper};
+}
+
+struct Fixture {
+  core::ReferenceContext ctx;
+  WorkloadSetup setup;
+};
+
+// ACT tiny's encoder FFN linear1 (M = 8 tokens, N = 64, K = 32, bias; 4 encoder layers), on the
+// context of the real ACT k4 reference (FP32 SIMT linear) with the tiny shape.
+Fixture act_tiny_ffn() {
+  const core::ReferenceBundle b = core::read_bundle(kSrc / "data/references/h200/act/bundle.json");
+  std::string why;
+  auto s = workload_setup(b, "k4", kSrc / "python", why);
+  EXPECT_TRUE(s.has_value()) << why;
+  Fixture f{b.kernels[3].context, *s};
+  f.ctx.gemm = core::GemmShape{1, 8, 64, 32};
+  f.setup.config = "tiny";
+  f.setup.launches_per_step = 4;
+  f.setup.device = "cpu";
+  f.setup.python = torch_python();
+  return f;
+}
+
+CudaMeasurement measure(const Fixture& f, const fs::path& dir) {
+  const SandboxRules rules = default_rules();
+  EvalRequest req;
+  req.revision = 0;
+  req.context = &f.ctx;
+  req.rules = &rules;
+  req.seed = 1;
+  fs::create_directories(dir / "cuda");
+  write_file_atomic(dir / "cuda" / "candidate.cu", "// built by the nvcc stand-in\n");
+  const CandidateData data = prepare_data(dir, req);
+  return make_workload_profiler(stand_in_tools(dir / "tools"), f.setup)->measure(dir, req, data);
+}
+
+TEST(WorkloadSetup, ComesFromTheCaptureProvenance) {
+  const core::ReferenceBundle b = core::read_bundle(kSrc / "data/references/h200/act/bundle.json");
+  std::string why;
+  const auto s = workload_setup(b, "k4", kSrc / "python", why);
+  ASSERT_TRUE(s.has_value()) << why;
+  EXPECT_EQ(s->workload, "act");
+  EXPECT_EQ(s->config, "full");
+  EXPECT_EQ(s->warmup, 2);
+  EXPECT_EQ(s->region_iters, 2);
+  EXPECT_EQ(s->launches_per_step, 6);  // ACT k4: 6 launches of sgemm_largek_lds64 per inference
+  EXPECT_EQ(s->tf32.value("cudnn.allow_tf32", false), true);
+  core::ReferenceBundle foreign = b;
+  foreign.provenance.extra.erase("workload");
+  EXPECT_FALSE(workload_setup(foreign, "k4", kSrc / "python", why).has_value());
+  EXPECT_NE(why.find("names no workload"), std::string::npos) << why;
+  foreign.provenance.extra["workload"] = "resnet50";
+  EXPECT_FALSE(workload_setup(foreign, "k4", kSrc / "python", why).has_value());
+  EXPECT_NE(why.find("no workload 'resnet50'"), std::string::npos) << why;
+}
+
+TEST(WorkloadProfiler, RoutesEveryMatchingCallAndChecksAgainstTheTorchOp) {
+  if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
+  const fs::path dir = fs::temp_directory_path() / "vxsynth_profile_workload_ok";
+  fs::remove_all(dir);
+  const CudaMeasurement m = measure(act_tiny_ffn(), dir);
+  ASSERT_EQ(m.failure, "") << read_file(dir / "cuda" / "ncu.log");
+  EXPECT_EQ(m.place.where, "workload");
+  EXPECT_EQ(m.place.workload, "act");
+  EXPECT_EQ(m.place.routed_per_step, (std::vector<int64_t>{4, 4, 4, 4}));
+  EXPECT_TRUE(m.source_output.ran && m.source_output.passed) << m.source_output.detail;
+  EXPECT_NE(m.source_output.method.find("cuda_vs_torch_op"), std::string::npos);
+  EXPECT_NE(m.source_output.method.find("4 workload call(s)"), std::string::npos) << m.source_output.method;
+  EXPECT_EQ(m.output.size(), 8u * 64u);
+  EXPECT_EQ(m.block_size, 256);  // from the replayed H200 CSV
+  EXPECT_TRUE(fs::exists(dir / "cuda" / "workload" / "dispatch.jsonl"));
+  fs::remove_all(dir);
+}
+
+TEST(WorkloadProfiler, RejectsARunWhoseDispatchCountsDifferFromTheReference) {
+  if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
+  const fs::path dir = fs::temp_directory_path() / "vxsynth_profile_workload_counts";
+  fs::remove_all(dir);
+  Fixture f = act_tiny_ffn();
+  f.setup.launches_per_step = 5;
+  const CudaMeasurement m = measure(f, dir);
+  EXPECT_NE(m.failure.find("4 calls routed to the candidate, the reference kernel ran 5 times"), std::string::npos)
+      << m.failure;
+  f.ctx.gemm = core::GemmShape{1, 9, 64, 32};  // no call of ACT tiny has M = 9
+  const CudaMeasurement none = measure(f, dir);
+  EXPECT_NE(none.failure.find("the candidate never ran in act step 0: no call matched linear"), std::string::npos)
+      << none.failure;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace vxsynth::refine
