@@ -95,6 +95,30 @@ std::string dispatch_failure(const json& r, const WorkloadSetup& s, const check:
   return {};
 }
 
+// True when every element equals the first: an all-zero or constant output.
+bool constant_output(const std::vector<double>& v) {
+  for (double x : v)
+    if (x != v.front()) return false;
+  return true;
+}
+
+// One workload call: the candidate's output vs the original op's on the call's real activations.
+// A call whose original output is itself constant or all zeros cannot tell a trivial candidate from
+// a right one (ACT's decoder value projection of its zero queries with zero-initialised bias:
+// 2 of 6 ACT k4 calls, measured on the H200, docs/reconstruct.md "In the workload"), so the
+// trivial-output rule does not apply to it: element-wise tolerance only. The sampled inputs keep it.
+check::CheckReport call_check(const std::vector<double>& cand, const std::vector<double>& orig,
+                              const CandidateData& d) {
+  check::CheckReport rep = check::compare_outputs(cand, orig, d.path, check::CheckKind::kSourceOutput,
+                                                  check::ReferenceKind::kFrameworkOp);
+  if (!rep.passed && !orig.empty() && constant_output(orig) && rep.failed == 0 && rep.non_finite == 0 &&
+      cand.size() == orig.size()) {
+    rep.passed = true;
+    rep.reason.clear();
+  }
+  return rep;
+}
+
 // The source-output check: the candidate vs the original PyTorch op on the GPU, on the sampled
 // inputs and on every saved workload call; passes only when all pass (errors: the maxima).
 CheckOutcome source_output_check(const json& r, const fs::path& out_dir, const CandidateData& d,
@@ -106,20 +130,24 @@ CheckOutcome source_output_check(const json& r, const fs::path& out_dir, const C
                              check::ReferenceKind::kFrameworkOp, "");
   if (!all.passed) all.detail = "sampled inputs: " + all.detail;
   const json calls = r.value("calls_checked", json::array());
+  int constant_calls = 0;
   for (const json& c : calls) {
     const int64_t m = c.at("elements").get<int64_t>();
     const auto cand = check::read_tensor_file(out_dir / "calls" / c.at("candidate").get<std::string>(), m, d.ftype);
     const auto orig = check::read_tensor_file(out_dir / "calls" / c.at("original").get<std::string>(), m, d.ftype);
-    const CheckOutcome one =
-        compare(cand, orig, d, check::CheckKind::kSourceOutput, check::ReferenceKind::kFrameworkOp, "");
-    all.max_abs_err = std::max(all.max_abs_err, one.max_abs_err);
-    all.max_rel_err = std::max(all.max_rel_err, one.max_rel_err);
-    if (!one.passed && all.passed) all.detail = fmt::format("workload call {}: {}", c.at("call").get<int>(), one.detail);
+    const check::CheckReport one = call_check(cand, orig, d);
+    if (!orig.empty() && constant_output(orig)) ++constant_calls;
+    all.max_abs_err = std::max(all.max_abs_err, one.max_abs_error);
+    all.max_rel_err = std::max(all.max_rel_err, one.max_rel_error);
+    if (!one.passed && all.passed) all.detail = fmt::format("workload call {}: {}", c.at("call").get<int>(), one.reason);
     all.passed = all.passed && one.passed;
   }
   all.method = fmt::format("cuda_vs_torch_op (GPU, {} path under the capture's TF32 flags; sampled inputs + {} "
-                           "workload call(s) on their real activations)",
-                           check::to_string(d.path), calls.size());
+                           "workload call(s) on their real activations{})",
+                           check::to_string(d.path), calls.size(),
+                           constant_calls > 0 ? fmt::format(", {} with a constant original output compared "
+                                                            "element-wise only", constant_calls)
+                                              : std::string());
   return all;
 }
 

@@ -118,6 +118,26 @@ TEST(WorkloadProfiler, RoutesEveryMatchingCallAndChecksAgainstTheTorchOp) {
   fs::remove_all(dir);
 }
 
+// ACT's decoder: M = chunk queries (10 in tiny), N = K = d_model, bias: the self-attention q, k, v and
+// cross-attention q projections and both out_proj calls, 6 per step as ACT k4 on the H200. The value
+// projection of the zero queries with MultiheadAttention's zero-initialised bias is all zeros in the
+// original op too: it passes element-wise (the constant-output rule cannot apply to it).
+TEST(WorkloadProfiler, AcceptsAWorkloadCallWhoseOriginalOutputIsAllZeros) {
+  if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
+  const fs::path dir = fs::temp_directory_path() / "vxsynth_profile_workload_zero";
+  fs::remove_all(dir);
+  Fixture f = act_tiny_ffn();
+  f.ctx.gemm = core::GemmShape{1, 10, 32, 32};
+  f.setup.launches_per_step = 6;
+  const CudaMeasurement m = measure(f, dir);
+  ASSERT_EQ(m.failure, "") << read_file(dir / "cuda" / "ncu.log");
+  EXPECT_TRUE(m.source_output.passed) << m.source_output.detail;
+  EXPECT_NE(m.source_output.method.find("with a constant original output compared element-wise only"),
+            std::string::npos)
+      << m.source_output.method;
+  fs::remove_all(dir);
+}
+
 TEST(WorkloadProfiler, RejectsARunWhoseDispatchCountsDifferFromTheReference) {
   if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
   const fs::path dir = fs::temp_directory_path() / "vxsynth_profile_workload_counts";

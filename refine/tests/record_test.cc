@@ -91,6 +91,22 @@ TEST(Record, RoundTripsEveryField) {
   fs::remove_all(dir);
 }
 
+TEST(Record, ProfiledInRoundTripsAndIsOptional) {
+  RevisionEntry e = make_entry(0, -1, Decision::kSeed, 0.40, std::nullopt);
+  EXPECT_FALSE(to_json(e).contains("profiled_in"));  // vxsim backend, and records made before the field
+  e.profiled_in = ProfilePlace{"workload", "act", "act full: 2 warm-up step(s), then 2 step(s) in the ncu window",
+                               {6, 6, 6, 6}, 6, ""};
+  const nlohmann::json j = to_json(e);
+  EXPECT_EQ(j["profiled_in"]["routed_per_step"], nlohmann::json({6, 6, 6, 6}));
+  EXPECT_EQ(entry_from_json(j, "r:1").profiled_in, e.profiled_in);
+  nlohmann::json bad = j;
+  bad["profiled_in"]["where"] = "cloud";
+  EXPECT_THROW((void)entry_from_json(bad, "r:1"), Error);
+  bad = j;
+  bad["profiled_in"].erase("routed_per_step");
+  EXPECT_THROW((void)entry_from_json(bad, "r:1"), Error);
+}
+
 TEST(Record, TornLastLineIsDroppedAndRepaired) {
   const fs::path dir = temp_dir("torn");
   const fs::path rec = dir / "record.jsonl";
