@@ -13,6 +13,10 @@
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
 #include "vxsynth/core/bundle.h"
+#include <fmt/format.h>
+
+#include "vxsynth/core/metrics.h"
+#include "vxsynth/refine/record.h"
 #include "vxsynth/refine/sandbox.h"
 
 namespace vxsynth::refine {
@@ -152,6 +156,43 @@ TEST(WorkloadProfiler, RejectsARunWhoseDispatchCountsDifferFromTheReference) {
   EXPECT_NE(none.failure.find("the candidate never ran in act step 0: no call matched linear"), std::string::npos)
       << none.failure;
   fs::remove_all(dir);
+}
+
+// The H200 evidence of data/evidence/h200/swap-2026-12-01 (docs/reconstruct.md "In the workload"):
+// every D follows from its ncu CSV; in-workload runs routed the reference's launches per step;
+// the same kernel and design measured in the workload and standalone differ by less than δ.
+TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
+  const fs::path runs = kSrc / "data/evidence/h200/swap-2026-12-01/runs";
+  const core::ReferenceBundle b = core::read_bundle(kSrc / "data/references/h200/act/bundle.json");
+  std::map<std::string, double> seed_d;
+  for (const std::string kernel : {"k4", "k5"}) {
+    const core::BundleKernel* k = nullptr;
+    for (const auto& bk : b.kernels)
+      if (bk.id == kernel) k = &bk;
+    ASSERT_NE(k, nullptr);
+    for (const std::string where : {"workload", "standalone"}) {
+      SCOPED_TRACE(kernel + " " + where);
+      const fs::path run = runs / ("act-" + kernel + "-" + where);
+      const RecordRead rec = read_record(run / "record.jsonl", false);
+      ASSERT_FALSE(rec.entries.empty());
+      for (const RevisionEntry& e : rec.entries) {
+        EXPECT_EQ(e.profiled_in.where, where);
+        if (where == "workload") {
+          for (int64_t n : e.profiled_in.routed_per_step) EXPECT_EQ(n, static_cast<int64_t>(k->launches));
+        }
+        const core::NcuReport rep =
+            core::read_ncu_csv(run / fmt::format("work/revisions/r{:04d}/cuda/ncu_raw.csv", e.revision));
+        const core::DistanceReport d =
+            core::distance(core::signature_from_ncu(longest_kernel(rep, run), rep.arch).signature, *k->signature);
+        ASSERT_TRUE(d.d_value.has_value());
+        if (e.d) {
+          EXPECT_NEAR(*d.d_value, *e.d, 1e-9);
+        }
+        if (e.revision == 0) seed_d[kernel + where] = *d.d_value;
+      }
+    }
+    EXPECT_LT(std::abs(seed_d[kernel + "workload"] - seed_d[kernel + "standalone"]), kRetainMargin);
+  }
 }
 
 }  // namespace
