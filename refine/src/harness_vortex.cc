@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "candidate_steps.h"
+#include "tool_probe.h"
 #include "vxsynth/check/inputs.h"
 #include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/emit.h"
@@ -75,7 +76,8 @@ fs::path harness_host(const fs::path& candidate_dir, const fs::path& sdk_dir, co
   return dir / kHostProgram;
 }
 
-std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path& host, const SandboxRules& rules) {
+std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path& host, const fs::path& sdk_dir,
+                                          const SandboxRules& rules) {
   std::vector<Violation> v;
   std::map<std::string, std::string> scanned;
   for (const char* f : {"kernel.cpp", "main.cpp", "common.h"}) scanned[abs(vdir / f)] = std::string("vortex/") + f;
@@ -84,7 +86,8 @@ std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path&
     const auto p = check_preprocessed(read_file(vdir / tu), scanned, rules);
     v.insert(v.end(), p.begin(), p.end());
   }
-  const ProcessResult dump = run_process({"riscv64-unknown-elf-objdump", "-d", abs(vdir / "kernel.elf")}, {120});
+  const ProcessResult dump = run_process(
+      {sdk_tool(sdk_dir, "VX_OBJDUMP", "riscv64-unknown-elf-objdump"), "-d", abs(vdir / "kernel.elf")}, {120});
   if (!dump.ok()) throw make_error("objdump -d {}: {}", (vdir / "kernel.elf").string(), tail_lines(dump.output, 2));
   const auto d = check_riscv_disassembly(dump.output, "vortex/kernel.elf");
   v.insert(v.end(), d.begin(), d.end());
@@ -132,7 +135,7 @@ std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sd
   const fs::path host = harness_host(candidate_dir, sdk_dir, req, &failure);
   if (!failure.empty()) return failure;
   const fs::path vdir = candidate_dir / "vortex";
-  if (const auto v = artefact_violations(vdir, host, *req.rules); !v.empty()) return sandbox_failure(v);
+  if (const auto v = artefact_violations(vdir, host, sdk_dir, *req.rules); !v.empty()) return sandbox_failure(v);
   if (std::string f = own_self_check(candidate_dir, req); !f.empty()) return f;
 
   // The measured run: the harness's program, the candidate's kernel image made by the harness

@@ -27,21 +27,23 @@ std::string tool_version(const std::vector<std::string>& argv) {
   return "unavailable";
 }
 
-std::string sdk_compiler(const fs::path& sdk_dir) {
+std::string sdk_tool(const fs::path& sdk_dir, std::string_view variable, std::string_view fallback) {
   try {
     std::istringstream lines(read_file(sdk_dir / "sdk.mk"));
     for (std::string line; std::getline(lines, line);) {
-      if (!line.starts_with("VX_CXX ") && !line.starts_with("VX_CXX:")) continue;
+      if (!line.starts_with(variable)) continue;
       const size_t eq = line.find(":=");
-      if (eq == std::string::npos) continue;
+      if (eq == std::string::npos || line.find_first_not_of(" \t", variable.size()) != eq) continue;
       const size_t b = line.find_first_not_of(" \t", eq + 2);
       const size_t e = line.find_last_not_of(" \t\r");
       if (b != std::string::npos && e >= b) return line.substr(b, e - b + 1);
     }
   } catch (const Error&) {
   }
-  return "riscv64-unknown-elf-g++";
+  return std::string(fallback);
 }
+
+std::string sdk_compiler(const fs::path& sdk_dir) { return sdk_tool(sdk_dir, "VX_CXX", "riscv64-unknown-elf-g++"); }
 
 std::map<std::string, std::string> common_tool_versions(const fs::path& sdk_dir, std::optional<fs::path>& nvcc) {
   std::map<std::string, std::string> v;

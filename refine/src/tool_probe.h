@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vxsynth::refine {
@@ -12,6 +13,10 @@ namespace vxsynth::refine {
 // The line of `argv`'s output naming its version ("Version 2025.3.1.0 (build …)" is ncu's third
 // line), else the first line; "unavailable" when it cannot run.
 [[nodiscard]] std::string tool_version(const std::vector<std::string>& argv);
+
+// The tool an sdk.mk variable names (`VX_OBJDUMP := …`), else `fallback` (a name looked up on PATH).
+[[nodiscard]] std::string sdk_tool(const std::filesystem::path& sdk_dir, std::string_view variable,
+                                   std::string_view fallback);
 
 // The Vortex C++ compiler the SDK's sdk.mk names (VX_CXX := …; a relocated toolchain on a GPU
 // machine, scripts/device-pack.sh), else the one on PATH.
