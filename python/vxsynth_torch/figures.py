@@ -300,6 +300,9 @@ def page(d: Dict[str, Any], out: str, figs: Dict[str, Optional[str]], chains: Li
 
 
 def main(argv: List[str]) -> int:
+    if argv in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2

@@ -27,10 +27,12 @@ class BwrapIsolation : public Isolation {
   }
 
   std::vector<std::string> command(const std::vector<std::string>& argv, const IsolatedRun& spec) const {
-    // Later mounts cover earlier ones: the read-only root, then the empty tmpfs over /tmp and over
-    // each hidden directory, then the writable directories (which may lie inside a hidden one).
+    // Later mounts cover earlier ones: the read-only root (with /tmp read-only too: a checkout or
+    // an SDK build may live there), then an empty tmpfs over each hidden directory, then the
+    // writable directories (which may lie inside a hidden one). Temporary files go to the work
+    // directory (TMPDIR).
     std::vector<std::string> c = {bwrap_.string(), "--unshare-all", "--die-with-parent", "--new-session",
-                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"};
+                                  "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"};
     for (const fs::path& h : spec.hidden)
       if (fs::is_directory(h)) c.insert(c.end(), {"--tmpfs", fs::absolute(h).string()});
     std::vector<fs::path> rw = spec.writable;
@@ -43,7 +45,7 @@ class BwrapIsolation : public Isolation {
     const char* path = std::getenv("PATH");
     c.insert(c.end(), {"--chdir", work, "--clearenv", "--setenv", "PATH",
                        path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", work,
-                       "--setenv", "LANG", "C"});
+                       "--setenv", "TMPDIR", work, "--setenv", "LANG", "C"});
     for (const auto& [k, v] : spec.env) c.insert(c.end(), {"--setenv", k, v});
     c.push_back("--");
     c.insert(c.end(), argv.begin(), argv.end());

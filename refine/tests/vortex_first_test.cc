@@ -61,8 +61,9 @@ TEST(VortexFirst, SharedMemoryBeyondTheVortexLocalMemoryIsRefused) {
   const auto cf = make_codegen_space(context_of("act-k4"));
   codegen::DesignPoint p = codegen::design_point_from_json(cf->seed_design());
   EXPECT_EQ(vortex_first_violations(p), "");
-  p.vortex.local_mem_bytes = codegen::smem_bytes(p) - 4;
-  EXPECT_NE(vortex_first_violations(p).find("of shared memory per block exceeds the Vortex core's"), std::string::npos);
+  p.vortex.local_mem_bytes = codegen::vortex_local_mem_bytes(p) - 4;
+  EXPECT_NE(vortex_first_violations(p).find("of local memory per block on the Vortex side exceeds the Vortex core's"),
+            std::string::npos);
   // Every move the filter admits from the seed keeps the constraints; the ones it refuses say why.
   const auto vf = make_vortex_first_space(make_codegen_space(context_of("act-k4")));
   int admitted = 0;
