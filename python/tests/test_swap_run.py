@@ -26,9 +26,10 @@ def libs(tmp_path_factory):
         pytest.skip("no host C++ compiler to build the CPU stand-in candidate")
     d = tmp_path_factory.mktemp("cpu_candidate")
     out = {}
-    for fam, define in (("linear", "VXS_CPU_LINEAR"), ("bmm", "VXS_CPU_BMM"), ("conv", "VXS_CPU_CONV")):
+    for fam, defines in (("linear", ["VXS_CPU_LINEAR"]), ("bmm", ["VXS_CPU_BMM"]), ("conv", ["VXS_CPU_CONV"]),
+                         ("bmm_bf16", ["VXS_CPU_BMM", "VXS_CPU_BF16"])):
         so = str(d / f"libvxs_cpu_{fam}.so")
-        subprocess.run([CXX, "-O2", "-shared", "-fPIC", f"-D{define}", "-o", so,
+        subprocess.run([CXX, "-O2", "-shared", "-fPIC", *[f"-D{x}" for x in defines], "-o", so,
                         os.path.join(HERE, "cpu_candidate", "vxs_cpu_candidate.cc")], check=True)
         out[fam] = so
     return out
@@ -184,3 +185,49 @@ def test_driver_refuses_bad_spec(tmp_path, capsys):
     (tmp_path / "s.json").write_text(json.dumps({"schema": "vxsynth.swap_spec/1"}))
     assert swap_run.main(["--spec", str(tmp_path / "s.json"), "--lib", "x.so", "--out", str(tmp_path / "o")]) == 2
     assert "missing field(s) op" in capsys.readouterr().err
+
+
+def _bmm_flat_spec(batch, m, n, k, sb, storage, **extra):
+    """A bmm spec with the operand files as the C++ side writes them (check/src/op_spec.cc operands:
+    one flat storage per operand, extent (batch - 1) * stride + one matrix)."""
+    sbs = k * n if sb < 0 else sb
+    spec = gemm_spec("bmm", batch, m, n, k, False, storage=storage, **extra)
+    spec["op"]["b_batch_stride"] = sb
+    spec["operands"] = [{"name": "a", "shape": [batch * m * k]}, {"name": "b", "shape": [(batch - 1) * sbs + k * n]}]
+    return spec
+
+
+@pytest.mark.parametrize("sb", [-1, 0])
+def test_sampled_check_bmm_reads_flat_operands(libs, tmp_path, sb):
+    spec = _bmm_flat_spec(3, 4, 6, 5, sb, "fp32")
+    _write_inputs(spec, tmp_path)
+    proxy = CandidateProxy(CandidateLibrary(libs["bmm"], "bmm"), spec)
+    originals = {"matmul": torch.matmul}
+    r = swap_run.sampled_check(spec, proxy, str(tmp_path), "cpu", originals)
+    assert r["elements"] == 3 * 4 * 6
+    cand = torch.from_file(str(tmp_path / "cuda_out.bin"), size=r["elements"]).reshape(3, 4, 6)
+    orig = torch.from_file(str(tmp_path / "torch_out.bin"), size=r["elements"]).reshape(3, 4, 6)
+    a = torch.from_file(str(tmp_path / "a.bin"), size=3 * 4 * 5).reshape(3, 4, 5)
+    b = torch.from_file(str(tmp_path / "b.bin"), size=spec["operands"][1]["shape"][0])
+    b = b.reshape(5, 6).expand(3, 5, 6) if sb == 0 else b.reshape(3, 5, 6)
+    assert torch.allclose(orig, a @ b, atol=1e-5) and torch.allclose(cand, orig, atol=1e-5)
+
+
+def test_driver_pi0_tiny_attention_bmm_with_expanded_kv(libs, tmp_path):
+    # pi0 tiny's suffix attention: probabilities (1, 2, 6, 26) @ values (1, 2, 26, 16), whose two
+    # query heads share one KV head (repeat_kv: head stride 0); four calls per policy step.
+    spec = _bmm_flat_spec(2, 6, 16, 26, -1, "bf16", workload="pi0", config="tiny", warmup=1, region_iters=1,
+                          tf32={})
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    data = tmp_path / "data"
+    data.mkdir()
+    g = torch.Generator().manual_seed(5)
+    for o in spec["operands"]:
+        bits = torch.randn(*o["shape"], generator=g).to(torch.bfloat16).view(torch.int16)
+        bits.numpy().astype("<i2").tofile(os.path.join(data, o["name"] + ".bin"))
+    rc = swap_run.main(["--spec", str(tmp_path / "spec.json"), "--lib", libs["bmm_bf16"], "--out",
+                        str(tmp_path / "o"), "--data", str(data), "--device", "cpu"])
+    r = json.loads((tmp_path / "o" / "swap_result.json").read_text())
+    assert rc == 0 and r["failure"] == "", r["failure"]
+    assert [s["routed"] for s in r["steps"]] == [4, 4]
+    assert r["calls_checked"] and r["policy_output_rel_err_vs_unswapped"] < 1e-3

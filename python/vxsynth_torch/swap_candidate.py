@@ -84,6 +84,8 @@ def output_shape(view: CallView, family: str) -> List[int]:
     t = view.tensors
     if family == "linear":
         return list(t[0].shape[:-1]) + [int(t[1].shape[0])]
+    if view.out_shape:
+        return list(view.out_shape)
     if family in ("matmul", "bmm"):
         a, b = t[0], t[1]
         lead = list(a.shape[:-2]) if a.dim() > 2 else list(b.shape[:-2])

@@ -117,10 +117,23 @@ def operand_tensors(spec: Dict[str, Any], data: str, dtype, device: str):
     for o in spec["operands"]:
         t = read_operand(os.path.join(data, o["name"] + ".bin"), o["shape"], dtype, device)
         ts.append(t)
-    fam = spec["op"]["family"]
-    if fam == "bmm" and spec["op"].get("b_batch_stride", -1) == 0:
-        ts[1] = ts[1].reshape(ts[1].shape[-2:])  # one b broadcast over the batch (check's layout)
     return ts
+
+
+def original_operands(spec: Dict[str, Any], ts):
+    """The operands as the original op takes them. check's bmm layout (check/src/op_spec.cc
+    operands) is two flat storages with batch strides; the original op sees them as strided views
+    a[batch, M, K] and b[batch, K, N] (b's stride 0: one b broadcast over the batch)."""
+    op = spec["op"]
+    if op["family"] != "bmm":
+        return ts
+    g = op["gemm"]
+    batch, m, n, k = int(g["batch"]), int(g["m"]), int(g["n"]), int(g["k"])
+    sa = int(op.get("a_batch_stride", -1))
+    sb = int(op.get("b_batch_stride", -1))
+    a = ts[0].as_strided((batch, m, k), (m * k if sa < 0 else sa, k, 1))
+    b = ts[1].as_strided((batch, k, n), (k * n if sb < 0 else sb, n, 1))
+    return [a, b]
 
 
 def sampled_check(spec, proxy, data: str, device: str, originals) -> Dict[str, Any]:
@@ -130,7 +143,7 @@ def sampled_check(spec, proxy, data: str, device: str, originals) -> Dict[str, A
     fam = spec["op"]["family"]
     cand = proxy.run(ts if fam not in ("matmul", "bmm") else ts[:2], spec["output_shape"])
     with torch.inference_mode():
-        orig = original_op(fam, spec, originals, ts)
+        orig = original_op(fam, spec, originals, original_operands(spec, ts))
     if device == "cuda":
         torch.cuda.synchronize()
     write_tensor(os.path.join(data, "cuda_out.bin"), cand.reshape(-1))

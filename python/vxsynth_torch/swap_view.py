@@ -14,6 +14,9 @@ call's view has the same family, shape, bias, storage dtype and layout:
   conv1d as conv2d of height 1 (h = r = 1, stride/pad/dilation of the height 1/0/1).
 Layout: every operand contiguous (check's OpSpec layout, row-major as PyTorch stores them). A call with
 the profiled shape but another dtype or layout is not routed; the view says which (a "near miss").
+matmul/bmm operands with batch dimensions are the exception: they are flattened and made dense as
+torch.matmul's own expand + reshape does (the expanded KV heads of grouped-query attention have a
+head stride of 0), so such a call is routed with dense copies of its operands.
 """
 from __future__ import annotations
 
@@ -40,6 +43,8 @@ class CallView:
     contiguous: bool
     tensors: Tuple[Optional[torch.Tensor], ...]
     conv_args: Tuple[int, ...] = ()
+    #: matmul/bmm: the shape of the call's result (torch.matmul's broadcast leading dimensions + [M, N]).
+    out_shape: Tuple[int, ...] = ()
 
 
 def _pair(v, n: int) -> Tuple[int, ...]:
@@ -77,7 +82,19 @@ def _matmul_view(op: str, args, kwargs) -> Optional[CallView]:
         return None
     sb = 0 if (b_batch == 1 and batch > 1) else k * n
     key = ("bmm", batch, m, n, k, False, m * k, sb)
-    return CallView("bmm", key, a.dtype, _contig((a, b)), (a, b))
+    lead = tuple(a.shape[:-2]) if a.dim() > 2 else tuple(b.shape[:-2])
+    return CallView("bmm", key, a.dtype, True, _batched_operands(a, b, batch, b_batch, m, n, k),
+                    out_shape=tuple(int(d) for d in lead) + (m, n))
+
+
+def _batched_operands(a: torch.Tensor, b: torch.Tensor, batch: int, b_batch: int, m: int, n: int, k: int):
+    """a as [batch, M, K] and b as [batch, K, N] (or one [K, N]), row-major and dense. torch.matmul
+    flattens the leading dimensions the same way (expand + reshape); an operand whose batch is not
+    dense (HF repeat_kv's expanded KV heads have a head stride of 0, a transposed view) is copied
+    here, because the candidate reads dense row-major storage."""
+    a3 = a.reshape(batch, m, k).contiguous()
+    b3 = b.reshape(k, n).contiguous() if b_batch == 1 else b.reshape(batch, k, n).contiguous()
+    return (a3, b3)
 
 
 def _conv_view(op: str, args, kwargs) -> Optional[CallView]:
