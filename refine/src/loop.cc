@@ -175,6 +175,23 @@ void copy_dir(const fs::path& from, const fs::path& to) {
 }
 
 // Locks the best retained pair as the benchmark.
+// reference/profile.json: the reference's signature and bundle entry, written when the run starts
+// so that a run stopped before its lock still says what its D values were measured against.
+void write_reference_profile(const fs::path& out, const Reference& ref) {
+  fs::create_directories(out / "reference");
+  json sig = json::object();
+  for (const auto& def : core::metric_table()) {
+    const auto& v = ref.signature[def.id];
+    sig[std::string(def.key)] = v ? json(*v) : json(nullptr);
+  }
+  write_file_atomic(out / "reference" / "profile.json",
+                    json{{"kernel_id", ref.kernel_id},
+                         {"bundle_sha256", ref.bundle_sha256},
+                         {"signature", sig},
+                         {"entry", ref.entry}}
+                        .dump(2));
+}
+
 void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, LoopResult& result,
               const fs::path& out, ProfileBackend& backend, const SandboxRules& rules, const LoopOptions& opts) {
   const RevisionEntry* locked = last_retained(record);
@@ -212,18 +229,6 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
   if (fs::exists(rdir / kVortexSignatureFile))
     fs::copy_file(rdir / kVortexSignatureFile, out / kVortexSignatureFile,
                   fs::copy_options::overwrite_existing);
-  fs::create_directories(out / "reference");
-  json sig = json::object();
-  for (const auto& def : core::metric_table()) {
-    const auto& v = ref.signature[def.id];
-    sig[std::string(def.key)] = v ? json(*v) : json(nullptr);
-  }
-  write_file_atomic(out / "reference" / "profile.json",
-                    json{{"kernel_id", ref.kernel_id},
-                         {"bundle_sha256", ref.bundle_sha256},
-                         {"signature", sig},
-                         {"entry", ref.entry}}
-                        .dump(2));
   result.locked_revision = locked->revision;
   result.final_d = locked->d.value_or(0.0);
   result.benchmark_dir = out;
@@ -296,6 +301,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
                      record_path.string());
   }
   write_file_atomic(run_path, run.dump(2));
+  write_reference_profile(out, ref);
 
   LoopResult result;
   auto notify = [&](const RevisionEntry* last, const std::string& note) {
