@@ -328,6 +328,14 @@ namespace {
 
 bool contiguous(const Plan& pl) { return pl.p->axes.lane_map == LaneMap::kContiguous; }
 
+/// Vortex: `#pragma GCC unroll count` before a loop that indexes a register array (acc, av, bv, pa,
+/// pb). GCC -O3 keeps an array indexed by a loop variable in memory (sp-relative loads and stores
+/// in the K loop); unrolled, every index is a constant and scalar replacement keeps the elements in
+/// registers. nvcc unrolls such loops on its own, so the CUDA side is left as it is.
+void emit_unroll(CodeWriter& w, const Plan& pl, uint32_t count) {
+  if (pl.dialect == Dialect::kVortex) w.line("#pragma GCC unroll {}", count);
+}
+
 /// SIMT thread layout (axis block_decomp), micro-tile mapping (axis lane_map), zeroed accumulators.
 void emit_simt_threads(CodeWriter& w, const Plan& pl) {
   if (pl.p->axes.warp_rows == 0) {
@@ -349,8 +357,11 @@ void emit_simt_threads(CodeWriter& w, const Plan& pl) {
            : "// Micro-tile mapping (axis lane_map = strided): each thread owns TN adjacent columns.");
   w.pp(c ? "#define ROW(i) (ty + (i) * TY)" : "#define ROW(i) (ty * TM + (i))");
   w.pp(c ? "#define COL(j) (tx + (j) * TX)" : "#define COL(j) (tx * TN + (j))");
+  const auto& rt = pl.p->axes.reg_tile;
   w.line("float acc[TM][TN];");
+  emit_unroll(w, pl, rt.m);
   w.line("for (int i = 0; i < TM; ++i)");
+  emit_unroll(w, pl, rt.n);
   w.line("  for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;");
 }
 
@@ -379,10 +390,12 @@ std::pair<std::string, std::string> fill_rc(bool fast_is_col, const char* rows, 
   return {fmt::format("e % {}", rows), fmt::format("e / {}", rows)};
 }
 
-/// One operand's fill loop: `slot` is the tile element, `load` the loader call, `reg` the register.
-void emit_fill_loop(CodeWriter& w, const std::string& count,
+/// One operand's fill loop: `slot` is the tile element, `load` the loader call, `reg` the register
+/// (`unroll` > 0: the Vortex unroll pragma for a loop over the register array, emit_unroll).
+void emit_fill_loop(CodeWriter& w, const std::string& count, uint32_t unroll,
                     std::pair<std::string, std::string> rc, const std::string& slot, const std::string& load,
                     const std::string& reg, Fill mode) {
+  if (unroll > 0 && mode != Fill::kToSmem) w.line("#pragma GCC unroll {}", unroll);
   w.open(fmt::format("for (int i = 0; i < {}; ++i)", count));
   w.line("const int e = tid + i * BS;");
   w.line("const int r = {};", rc.first);
@@ -400,24 +413,31 @@ void emit_fill(CodeWriter& w, const Plan& pl, const std::string& k0, Fill mode) 
   const bool c = contiguous(pl);
   const bool b_fast_col = pl.b_k_contiguous ? !c : c;  // B tile rows are k, columns n
   w.line("// Cooperative fill (axis lane_map = {}).", to_string(pl.p->axes.lane_map));
-  emit_fill_loop(w, "FILL_A", fill_rc(c, "BM", "BK"), "As[c][r]",
+  // Unroll counts of the register-array fills (Vortex only, emit_unroll): FILL_A and FILL_B.
+  const auto& t = pl.p->axes.tile;
+  const uint32_t bs = pl.p->fixed.block_size;
+  const bool vx = pl.dialect == Dialect::kVortex;
+  emit_fill_loop(w, "FILL_A", vx ? t.m * t.k / bs : 0, fill_rc(c, "BM", "BK"), "As[c][r]",
                  fmt::format("vxs_load_a(A, d, z, m0 + r, {} + c)", k0), "pa[i]", mode);
-  emit_fill_loop(w, "FILL_B", fill_rc(b_fast_col, "BK", "BN"), "Bs[r][c]",
+  emit_fill_loop(w, "FILL_B", vx ? t.k * t.n / bs : 0, fill_rc(b_fast_col, "BK", "BN"), "Bs[r][c]",
                  fmt::format("vxs_load_b(B, d, z, {} + r, n0 + c)", k0), "pb[i]", mode);
 }
 
 /// One stage of SIMT math: the TM x TN micro-tile over BK (from smem, or straight from the loaders).
 void emit_simt_stage(CodeWriter& w, const Plan& pl) {
+  const auto& rt = pl.p->axes.reg_tile;
   w.open("for (int kk = 0; kk < BK; ++kk)");
   w.line("float av[TM], bv[TN];");
-  if (pl.p->axes.smem_stage) {
-    w.line("for (int i = 0; i < TM; ++i) av[i] = As[kk][ROW(i)];");
-    w.line("for (int j = 0; j < TN; ++j) bv[j] = Bs[kk][COL(j)];");
-  } else {
-    w.line("for (int i = 0; i < TM; ++i) av[i] = vxs_load_a(A, d, z, m0 + ROW(i), k0 + kk);");
-    w.line("for (int j = 0; j < TN; ++j) bv[j] = vxs_load_b(B, d, z, k0 + kk, n0 + COL(j));");
-  }
+  const bool smem = pl.p->axes.smem_stage;
+  emit_unroll(w, pl, rt.m);
+  w.line(smem ? "for (int i = 0; i < TM; ++i) av[i] = As[kk][ROW(i)];"
+              : "for (int i = 0; i < TM; ++i) av[i] = vxs_load_a(A, d, z, m0 + ROW(i), k0 + kk);");
+  emit_unroll(w, pl, rt.n);
+  w.line(smem ? "for (int j = 0; j < TN; ++j) bv[j] = Bs[kk][COL(j)];"
+              : "for (int j = 0; j < TN; ++j) bv[j] = vxs_load_b(B, d, z, k0 + kk, n0 + COL(j));");
+  emit_unroll(w, pl, rt.m);
   w.line("for (int i = 0; i < TM; ++i)");
+  emit_unroll(w, pl, rt.n);
   w.line("  for (int j = 0; j < TN; ++j) acc[i][j] += av[i] * bv[j];");
   w.close();
 }
@@ -468,7 +488,9 @@ void emit_bias_act(CodeWriter& w, const Plan& pl, bool guarded, const char* comm
 }
 
 void emit_simt_epilogue(CodeWriter& w, const Plan& pl) {
+  emit_unroll(w, pl, pl.p->axes.reg_tile.m);
   w.open("for (int i = 0; i < TM; ++i)");
+  emit_unroll(w, pl, pl.p->axes.reg_tile.n);
   w.open("for (int j = 0; j < TN; ++j)");
   w.line("const int m = m0 + ROW(i);");
   w.line("const int n = n0 + COL(j);");
