@@ -19,6 +19,7 @@ struct Options {
   std::string out;
   bool data_only = false;
   std::string python;
+  std::string sweep;
 };
 
 int run(const Options& o) {
@@ -26,6 +27,7 @@ int run(const Options& o) {
   for (const std::string& i : o.inputs) ro.inputs.emplace_back(i);
   ro.out = o.out;
   ro.figures = !o.data_only;
+  ro.sweep = o.sweep;
   // The figure layer: the vxsynth_torch package of this checkout unless VXSYNTH_PYTHONPATH names another.
   const char* pp = std::getenv("VXSYNTH_PYTHONPATH");
   ro.python_path = pp ? std::filesystem::path(pp) : std::filesystem::path(VXSYNTH_PYTHON_DIR);
@@ -44,6 +46,7 @@ Runner setup_report(CLI::App& app) {
   app.add_option("inputs", o->inputs, "a suite directory, or reconstruction run directories")->required();
   app.add_option("-o,--output", o->out, "report directory (new, empty, or an earlier report)")->required();
   app.add_flag("--data-only", o->data_only, "write the CSV/JSON data only (no figures, no page)");
+  app.add_option("--sweep", o->sweep, "a sweep of the suite (vxsynth sweep -o DIR): adds the sweep section");
   app.add_option("--python", o->python, "Python interpreter of the figure layer (default /usr/bin/python3, else python3 on PATH)");
   return [o] { return run(*o); };
 }

@@ -30,6 +30,13 @@ constexpr Subcommand kSubcommands[] = {
     {"suite run", "Build and run every benchmark of a suite on vxsim; PASSED, output check, cycles, IPC, D to a CSV",
      &setup_suite_run},
 #endif
+#ifdef VXSYNTH_HAVE_SWEEP  // sweep/ in the tree
+    {"sweep", "Run every benchmark of a suite on vxsim at every point of a configuration grid; one CSV row each",
+     &setup_sweep},
+    {"sweep-job", "Run one benchmark's points of a sweep (what an executor runs; skips finished rows)",
+     &setup_sweep_job},
+    {"sweep-collect", "Merge a sweep's rows and skipped points into sweep.csv", &setup_sweep_collect},
+#endif
 #ifdef VXSYNTH_HAVE_REPORT
     {"report", "Figures, tables and an HTML page of a suite or of run directories (coverage, axis map, chains, orders)",
      &setup_report},

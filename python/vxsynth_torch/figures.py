@@ -4,6 +4,10 @@ writes the self-contained page DIR/index.html (figures inlined as SVG, no script
 resource). Nothing here computes a number of the report: every value drawn or printed is read from
 the data file.
 
+With a sweep (`vxsynth report SUITE --sweep SWEEPDIR`, docs/sweep.md) the data file has a `sweep`
+field and the page a sweep section: speedup of each benchmark against the baseline point, and the
+main effect of each parameter on speedup, IPC and the ten metrics, per op family and per workload.
+
 usage: python3 -m vxsynth_torch.figures DIR/data/report_data.json DIR
 """
 from __future__ import annotations
@@ -216,6 +220,87 @@ def fig_order(d: Dict[str, Any], out: str) -> Optional[str]:
     return save(fig, out, "fig6a_order")[0]
 
 
+# ---- sweep (docs/sweep.md "Figures") ---------------------------------------------------------
+def fig_sweep_speedup(sw: Dict[str, Any], out: str) -> Optional[str]:
+    """Speedup of each benchmark at each point against the baseline point, benchmarks grouped by op family."""
+    rows = [r for r in sw["rows"] if r["speedup"] is not None]
+    if not rows:
+        return None
+    bench = sorted({(r["op"], r["benchmark"]) for r in rows})
+    points = [p for p in sw["grid"]["points"] if p["index"] != sw["baseline"]["index"]] or sw["grid"]["points"]
+    width = 0.8 / max(1, len(points))
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.6 * len(bench) * max(1, len(points)) ** 0.5 + 2), 3.2))
+    cmap = plt.get_cmap("tab20")
+    for j, p in enumerate(points):
+        xs, ys = [], []
+        for i, (_, b) in enumerate(bench):
+            r = next((r for r in rows if r["benchmark"] == b and r["point"] == p["index"]), None)
+            if r is not None:
+                xs.append(i + (j - (len(points) - 1) / 2) * width)
+                ys.append(r["speedup"])
+        ax.bar(xs, ys, width, color=cmap(j % 20), label=f"{p['index']}: {p['label']}")
+    ax.axhline(1.0, color="#333333", lw=0.8)
+    ax.set_xticks(range(len(bench)))
+    ax.set_xticklabels([f"{b}\n({op})" for op, b in bench], rotation=30, ha="right")
+    ax.set_ylabel(f"speedup vs point {sw['baseline']['index']}")
+    ax.set_title(f"Speedup against the baseline ({sw['baseline']['label']})")
+    ax.legend(fontsize=6, ncol=2 if len(points) > 8 else 1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return save(fig, out, "sweep_speedup")[0]
+
+
+def fig_sweep_effects(sw: Dict[str, Any], out: str, by: str) -> Optional[str]:
+    """Main effect of each parameter value (mean over the other parameters' values) on each quantity."""
+    eff = [e for e in sw["main_effects"] if e["group_by"] == by]
+    if not any(e["mean"] is not None for e in eff):
+        return None
+    params = sw["grid"]["params"]
+    quantities = list(dict.fromkeys(e["quantity"] for e in eff))
+    groups = sorted({e["group"] for e in eff})
+    labels = {m["key"]: f"{m['label']} ({m['unit']})" for m in sw["metrics"]}
+    labels.update({"speedup": "speedup", "ipc": "IPC (warp instr/cycle)"})
+    fig, axes = plt.subplots(len(quantities), len(params), squeeze=False,
+                             figsize=(2.6 * len(params) + 1, 1.5 * len(quantities) + 0.5))
+    for i, q in enumerate(quantities):
+        for j, p in enumerate(params):
+            ax = axes[i][j]
+            for g in groups:
+                pts = sorted((p["values"].index(e["value"]), e["mean"]) for e in eff
+                             if e["quantity"] == q and e["param"] == p["key"] and e["group"] == g
+                             and e["mean"] is not None)
+                if pts:
+                    ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ms=3,
+                            color=TYPE_COLORS.get(g), label=g)
+            ax.set_xticks(range(len(p["values"])))
+            ax.set_xticklabels(p["values"], fontsize=6)
+            if i == len(quantities) - 1:
+                ax.set_xlabel(p["key"])
+            if j == 0:
+                ax.set_ylabel(labels.get(q, q), fontsize=6)
+    handles, names = axes[0][-1].get_legend_handles_labels()
+    if handles:
+        axes[0][-1].legend(handles, names, fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), title=by)
+    fig.suptitle(f"Response to each parameter by {'op family' if by == 'op' else by} (mean over the other parameters)")
+    return save(fig, out, f"sweep_effects_{by}")[0]
+
+
+def sweep_section(sw: Dict[str, Any], out: str, figs: Dict[str, Optional[str]]) -> str:
+    """The page's sweep section: counts, the skipped points with their reasons, the figures."""
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(sw["counts"].items()))
+    parts = [f'<section id="sweep"><h2>Design-space sweep</h2><p>{len(sw["benchmarks"])} benchmarks × '
+             f'{len(sw["grid"]["points"])} points from <code>{html.escape(sw["sweep"])}</code>: '
+             f'{html.escape(counts)}; baseline point {sw["baseline"]["index"]} '
+             f'({html.escape(sw["baseline"]["label"])}); data: <a href="data/sweep.csv">sweep.csv</a>.</p>']
+    if sw["skipped"]:
+        pts = {p["index"]: p["label"] for p in sw["grid"]["points"]}
+        parts.append(table(["benchmark", "point", "skipped because"],
+                           [[html.escape(s["benchmark"]), html.escape(f"{s['point']}: {pts[s['point']]}"),
+                             html.escape(s["reason"])] for s in sw["skipped"]]))
+    for key in ("sweep_speedup", "sweep_effects_op", "sweep_effects_workload"):
+        if figs.get(key):
+            parts.append(inline_svg(out, figs[key]))
+    parts.append("</section>")
+    return "".join(parts)
+
 # ---- the page ------------------------------------------------------------------------------
 def inline_svg(out: str, rel: str) -> str:
     with open(os.path.join(out, rel), encoding="utf-8") as f:
@@ -292,6 +377,8 @@ def page(d: Dict[str, Any], out: str, figs: Dict[str, Optional[str]], chains: Li
         if fig:
             parts.append(inline_svg(out, fig))
         parts.append("</section>")
+    if d.get("sweep"):
+        parts.append(sweep_section(d["sweep"], out, figs))
     parts.append('<section id="chains"><h2>Revision chains (§4.4, Table 7, Fig. 5)</h2>')
     for c, fig in chains:
         parts.append(f"<h3>{html.escape(c['benchmark'])}</h3>" + inline_svg(out, fig) + chain_table(c))
@@ -314,6 +401,10 @@ def main(argv: List[str]) -> int:
         return 2
     figs = {"coverage": fig_coverage(d, out), "axis_map": fig_axis_map(d, out),
             "distances": fig_distances(d, out), "order": fig_order(d, out)}
+    if d.get("sweep"):
+        figs.update({"sweep_speedup": fig_sweep_speedup(d["sweep"], out),
+                     "sweep_effects_op": fig_sweep_effects(d["sweep"], out, "op"),
+                     "sweep_effects_workload": fig_sweep_effects(d["sweep"], out, "workload")})
     chains = [(c, fig_chain(d, c, out)) for c in d["chains"] if c["rows"]]
     tmp = os.path.join(out, "index.html.tmp")
     with open(tmp, "w", encoding="utf-8") as f:

@@ -12,6 +12,9 @@
 #include "vxsynth/refine/run_dir.h"
 #include "vxsynth/report/analysis.h"
 #include "vxsynth/report/inputs.h"
+#ifdef VXSYNTH_HAVE_SWEEP
+#include "vxsynth/sweep/sweep.h"
+#endif
 
 namespace vxsynth::report {
 namespace {
@@ -73,6 +76,23 @@ void draw_figures(const ReportOptions& o, const fs::path& data_json) {
                      r.command, r.status_text(), tail_lines(r.output, 12));
 }
 
+// The sweep section's numbers (docs/sweep.md "Figures"); the sweep must be of the report's suite.
+// Returns the sweep's CSV, copied to data/sweep.csv.
+std::string add_sweep(json& data, const Inputs& in, const fs::path& dir) {
+#ifndef VXSYNTH_HAVE_SWEEP
+  (void)data, (void)in;
+  throw make_error("--sweep {}: this vxsynth was built without sweep/", dir.string());
+#else
+  if (!in.suite) throw make_error("--sweep {}: a sweep is reported with its suite directory as the input", dir.string());
+  json sw = sweep::sweep_data(dir);
+  const fs::path of = fs::weakly_canonical(sw["suite"].get<std::string>());
+  if (of != fs::weakly_canonical(in.suite->dir))
+    throw make_error("--sweep {}: it is a sweep of {}, not of {}", dir.string(), of.string(), in.suite->dir.string());
+  data["sweep"] = std::move(sw);
+  return read_file(dir / sweep::kSweepCsv);
+#endif
+}
+
 }  // namespace
 
 void check_report_dir(const fs::path& out) {
@@ -102,7 +122,8 @@ std::vector<std::string> write_report(const ReportOptions& o) {
   for (const RunInput& r : in.runs)
     if (out == r.dir || (in.suite && out == in.suite->dir))
       throw make_error("-o {}: is one of the inputs; choose another directory", o.out.string());
-  const json data = report_data(in, out);
+  json data = report_data(in, out);
+  const std::string sweep_csv = o.sweep.empty() ? std::string() : add_sweep(data, in, o.sweep);
   remove_previous(out, previous_report(out));
   fs::create_directories(out / "data");
   json rep{{"schema", kReportSchema}, {"version", kReportVersion}, {"report_id", refine::new_run_id()},
@@ -110,6 +131,7 @@ std::vector<std::string> write_report(const ReportOptions& o) {
   write_file_atomic(out / kReportFile, rep.dump(1) + "\n");
   write_file_atomic(out / "data" / "report_data.json", data.dump(1) + "\n");
   for (const auto& [name, text] : report_csv(data)) write_file_atomic(out / "data" / name, text);
+  if (!o.sweep.empty()) write_file_atomic(out / "data" / "sweep.csv", sweep_csv);
   if (o.figures) {
     ReportOptions oo = o;
     oo.out = out;

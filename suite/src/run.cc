@@ -63,29 +63,36 @@ std::string set_env(const std::vector<std::string>& set) {
   return s;
 }
 
-void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
-  const fs::path bench = dir / r.name, work = dir / kRunDir / r.name, data = work / "data";
-  fs::remove_all(work);
-  fs::create_directories(work);
+}  // namespace
+
+BenchmarkRun run_benchmark(const fs::path& dir, const json& entry, const BenchmarkRunOptions& o, const Tools& t) {
+  BenchmarkRun r;
+  const fs::path bench = dir / entry.at("name").get<std::string>(), data = o.work / "data";
+  fs::create_directories(o.work);
   const json tensors = json::parse(read_file(dir / entry["validation"].get<std::string>()));
   const BenchmarkReference ref = benchmark_reference(dir, entry);
   const TensorSpec spec = tensor_spec(ref.kernel->context);
-  if (const std::string bad = materialize_tensors(tensors, spec, bench / "data", data); !bad.empty()) {
-    r.detail = "validation tensors: " + bad;
-    return;
+  if (o.stage_tensors) {
+    if (const std::string bad = materialize_tensors(tensors, spec, bench / "data", data); !bad.empty()) {
+      r.detail = "validation tensors: " + bad;
+      return r;
+    }
   }
-  std::map<std::string, std::string> env{{"VXSIM_SIGNATURE", (work / "vortex_signature.json").string()},
-                                         {"VXSIM_STRICT_DIVERGENCE", "1"}, {"VXSIM_TIMING", "1"}};
-  if (!o.set.empty()) env["VXSIM_SET"] = set_env(o.set);
-  const ProcessResult p = run_process({"make", "-C", work.string(), "-f", (bench / "vortex" / "Makefile").string(),
+  std::map<std::string, std::string> env = o.env;
+  env["VXSIM_SIGNATURE"] = o.signature.string();
+  env["VXSIM_STRICT_DIVERGENCE"] = "1";
+  env["VXSIM_TIMING"] = "1";
+  fs::remove(o.signature);
+  fs::remove(data / "out.bin");
+  const ProcessResult p = run_process({"make", "-C", o.work.string(), "-f", (bench / "vortex" / "Makefile").string(),
                                        "VXSDK=" + t.sdk.string(), "run", "OPTS=-d " + data.string()},
                                       {o.timeout_s, {}, env});
-  write_file_atomic(work / "run.log", "$ " + p.command + "\n" + p.output);
+  write_file_atomic(o.signature.parent_path() / "run.log", "$ " + p.command + "\n" + p.output);
   r.wall_s = p.wall_s;
   r.self_check = p.output.find("PASSED!") != std::string::npos;
   if (!p.ok() || !fs::exists(data / "out.bin")) {
     r.detail = fmt::format("make run: {}: {}", p.status_text(), tail_lines(p.output, 3));
-    return;
+    return r;
   }
   const int64_t n = check::output_numel(spec.op);
   const check::CheckReport c = check::compare_outputs(check::read_tensor_file(data / "out.bin", n, spec.ftype),
@@ -95,10 +102,31 @@ void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const 
   r.output_check = c.passed ? "pass" : "FAIL";
   r.max_abs = c.max_abs_error;
   r.max_rel = c.max_rel_error;
-  if (fs::exists(work / "vortex_signature.json")) read_signature(work / "vortex_signature.json", bench, r);
   r.status = c.passed && r.self_check ? "PASSED" : "FAILED";
   if (!c.passed) r.detail = c.reason;
   else if (!r.self_check) r.detail = "the benchmark did not print PASSED!";
+  return r;
+}
+
+namespace {
+
+void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
+  const fs::path bench = dir / r.name, work = dir / kRunDir / r.name;
+  fs::remove_all(work);
+  BenchmarkRunOptions b;
+  b.work = work;
+  b.signature = work / "vortex_signature.json";
+  if (!o.set.empty()) b.env["VXSIM_SET"] = set_env(o.set);
+  b.timeout_s = o.timeout_s;
+  const BenchmarkRun run = run_benchmark(dir, entry, b, t);
+  r.status = run.status;
+  r.detail = run.detail;
+  r.output_check = run.output_check;
+  r.self_check = run.self_check;
+  r.max_abs = run.max_abs;
+  r.max_rel = run.max_rel;
+  r.wall_s = run.wall_s;
+  if (run.status != "error" && fs::exists(b.signature)) read_signature(b.signature, bench, r);
 }
 
 std::string csv(const std::vector<RunRow>& rows) {

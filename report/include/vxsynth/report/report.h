@@ -26,6 +26,9 @@ struct ReportOptions {
   std::string python = "python3";             ///< interpreter of the figure layer
   std::filesystem::path python_path;          ///< directory holding the vxsynth_torch package
   double figure_timeout_s = 600.0;
+  /// A sweep of the suite (vxsynth sweep -o DIR; docs/sweep.md): adds the `sweep` field to the data
+  /// (sweep::sweep_data), data/sweep.csv and the page's sweep section. Empty: none.
+  std::filesystem::path sweep;
 };
 
 /// Throws vxsynth::Error, naming the directory and why, when `out` exists and is not a directory,

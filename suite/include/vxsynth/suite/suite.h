@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "vxsynth/suite/executor.h"
 #include "vxsynth/suite/plan.h"
 
@@ -69,6 +71,28 @@ struct RunOptions {
   double timeout_s = 3600;        ///< per benchmark: build + run
   std::vector<std::string> only;  ///< benchmark names (empty: all)
 };
+
+/// What one build and run of a benchmark on vxsim gave (`suite run` per benchmark, `sweep` per point).
+struct BenchmarkRun {
+  std::string status = "error";  ///< PASSED, FAILED (ran, a check failed) or error (did not run)
+  std::string detail, output_check;
+  bool self_check = false;       ///< the benchmark printed PASSED!
+  double max_abs = 0, max_rel = 0, wall_s = 0;
+};
+struct BenchmarkRunOptions {
+  std::filesystem::path work;              ///< build and run directory (make rebuilds only what changed)
+  std::filesystem::path signature;         ///< VXSIM_SIGNATURE file the run writes (removed first)
+  std::map<std::string, std::string> env;  ///< more environment: VXSIM_SET, VXSIM_CORES, VXSIM_HOST_THREADS…
+  bool stage_tensors = true;               ///< write work/data from the validation tensors first
+  double timeout_s = 3600;                 ///< build + run
+};
+
+/// Builds the suite benchmark `entry` (a suite.json `benchmarks[]` element) in `o.work` with its own
+/// Makefile and the SDK, runs it on vxsim in timing mode with `-d work/data`, and checks its
+/// PASSED! and its out.bin against the reference output (candidate check of its precision path).
+/// Throws vxsynth::Error when suite.json's entry or the validation tensors cannot be read.
+[[nodiscard]] BenchmarkRun run_benchmark(const std::filesystem::path& suite_dir, const nlohmann::json& entry,
+                                         const BenchmarkRunOptions& o, const Tools& tools);
 
 /// Builds and runs every benchmark on vxsim (timing mode) against its validation tensors, checks
 /// PASSED and the output, and writes one CSV row per benchmark (cycles, instructions, IPC,
