@@ -3,6 +3,8 @@
 // a second; block sizes 128 and 256 as profiled on the H200), swept over warps on vxsim in timing
 // mode; the skipped point listed before anything runs, resume after a lost row, the output
 // directory's ownership, and the report's sweep section (docs/sweep.md).
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -50,38 +52,25 @@ fs::path small_bundle(const fs::path& dir) {
   return dir / "act_small.json";
 }
 
-class SweepEndToEnd : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    root_ = fs::temp_directory_path() / "vxsynth_sweep_e2e";
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    suite_ = root_ / "suite";
-    const ProcessResult r = vxsynth({"suite", "build", small_bundle(root_).string(), "-o", suite_.string(), "--profile",
-                                     "vxsim", "--budget", "0", "--kernel", "act_small:k1", "--kernel", "act_small:k4",
-                                     "-j", "2", "--sdk", VXSYNTH_SDK_DIR},
-                                    600);
-    built_ = r.ok();
-    if (!built_) log_ = r.output;
-  }
-  void SetUp() override { ASSERT_TRUE(built_) << "suite build failed:\n" << log_; }
-  static std::vector<std::string> sweep_args(const fs::path& out, const std::string& grid) {
-    return {"sweep", suite_.string(), "--grid", grid, "-o", out.string(), "-j", "2", "--sdk", VXSYNTH_SDK_DIR};
-  }
-  static std::vector<std::string> lines(const fs::path& f) {
-    std::vector<std::string> out;
-    std::istringstream s(read_file(f));
-    for (std::string l; std::getline(s, l);) out.push_back(l);
-    return out;
-  }
-  static inline fs::path root_, suite_;
-  static inline bool built_ = false;
-  static inline std::string log_;
+// One suite for every step, in a directory of this process (CTest runs tests in parallel).
+struct Fixture {
+  fs::path root, suite;
 };
 
-TEST_F(SweepEndToEnd, WarpsSweepSkipsResumesAndReports) {
-  const fs::path out = root_ / "warps";
-  const ProcessResult r = vxsynth(sweep_args(out, "warps=16,32"));
+std::vector<std::string> sweep_args(const Fixture& f, const fs::path& out, const std::string& grid) {
+  return {"sweep", f.suite.string(), "--grid", grid, "-o", out.string(), "-j", "2", "--sdk", VXSYNTH_SDK_DIR};
+}
+
+std::vector<std::string> lines(const fs::path& f) {
+  std::vector<std::string> out;
+  std::istringstream s(read_file(f));
+  for (std::string l; std::getline(s, l);) out.push_back(l);
+  return out;
+}
+
+void warps_sweep_skips_resumes_and_reports(const Fixture& f) {
+  const fs::path out = f.root / "warps";
+  const ProcessResult r = vxsynth(sweep_args(f, out, "warps=16,32"));
   ASSERT_TRUE(r.ok()) << r.output;
   // The skipped point is listed before any row runs.
   const size_t skip = r.output.find("[sweep] skip act_small-k4 at point 0 (warps=16): design: fixed: block size 256 "
@@ -117,10 +106,10 @@ TEST_F(SweepEndToEnd, WarpsSweepSkipsResumesAndReports) {
   std::vector<std::string> k1 = lines(rows);
   ASSERT_EQ(k1.size(), 2u);
   write_file_atomic(rows, k1[0] + "\n");
-  ProcessResult again = vxsynth(sweep_args(out, "warps=16,32"));
+  ProcessResult again = vxsynth(sweep_args(f, out, "warps=16,32"));
   EXPECT_EQ(again.exit_code, 2) << again.output;
   EXPECT_NE(again.output.find("holds a sweep: add --resume"), std::string::npos) << again.output;
-  std::vector<std::string> resume = sweep_args(out, "warps=16,32");
+  std::vector<std::string> resume = sweep_args(f, out, "warps=16,32");
   resume.push_back("--resume");
   again = vxsynth(resume);
   ASSERT_TRUE(again.ok()) << again.output;
@@ -138,28 +127,28 @@ TEST_F(SweepEndToEnd, WarpsSweepSkipsResumesAndReports) {
   EXPECT_NE(again.output.find("--resume: grid differs"), std::string::npos) << again.output;
 
   // The report's sweep section.
-  const ProcessResult rep = vxsynth({"report", suite_.string(), "--sweep", out.string(), "-o",
-                                     (root_ / "report").string(), "--data-only"});
+  const ProcessResult rep = vxsynth({"report", f.suite.string(), "--sweep", out.string(), "-o",
+                                     (f.root / "report").string(), "--data-only"});
   ASSERT_TRUE(rep.ok()) << rep.output;
-  const json rd = json_file(root_ / "report" / "data" / "report_data.json");
+  const json rd = json_file(f.root / "report" / "data" / "report_data.json");
   ASSERT_TRUE(rd.contains("sweep")) << rd.dump().substr(0, 400);
   EXPECT_EQ(rd["sweep"]["rows"].size(), 4u);
 }
 
-TEST_F(SweepEndToEnd, TimingParametersReachTheModelAndUserFilesAreKept) {
+void timing_parameters_reach_the_model_and_user_files_are_kept(const Fixture& f) {
   // A user's non-empty directory is refused and left as it was.
-  const fs::path mine = root_ / "mine";
+  const fs::path mine = f.root / "mine";
   fs::create_directories(mine);
   write_file_atomic(mine / "notes.txt", "mine\n");
-  ProcessResult r = vxsynth(sweep_args(mine, "dcache.size=4096"));
+  ProcessResult r = vxsynth(sweep_args(f, mine, "dcache.size=4096"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("is not empty and is not a sweep"), std::string::npos) << r.output;
   EXPECT_EQ(read_file(mine / "notes.txt"), "mine\n");
   EXPECT_FALSE(fs::exists(mine / kSweepFile));
 
   // VXSIM_SET parameters: a 1 KiB D-cache against a 64 KiB one on act_small-k4 (one point each).
-  const fs::path out = root_ / "dcache";
-  std::vector<std::string> a = sweep_args(out, "dcache.size=1024,65536");
+  const fs::path out = f.root / "dcache";
+  std::vector<std::string> a = sweep_args(f, out, "dcache.size=1024,65536");
   a.insert(a.end(), {"--benchmark", "act_small-k4", "--baseline", "1"});
   r = vxsynth(a);
   ASSERT_TRUE(r.ok()) << r.output;
@@ -175,6 +164,22 @@ TEST_F(SweepEndToEnd, TimingParametersReachTheModelAndUserFilesAreKept) {
   EXPECT_LT(small["metrics"]["l1_hit_rate"].get<double>(), large["metrics"]["l1_hit_rate"].get<double>());
   EXPECT_DOUBLE_EQ(large["speedup"].get<double>(), 1.0);  // --baseline 1
   EXPECT_LT(small["speedup"].get<double>(), 1.0);
+}
+
+TEST(SweepEndToEnd, SuiteOfTwoBenchmarksSweptResumedAndReported) {
+  Fixture f;
+  f.root = fs::temp_directory_path() / fmt::format("vxsynth_sweep_e2e_{}", ::getpid());
+  fs::remove_all(f.root);
+  fs::create_directories(f.root);
+  f.suite = f.root / "suite";
+  const ProcessResult r = vxsynth({"suite", "build", small_bundle(f.root).string(), "-o", f.suite.string(), "--profile",
+                                   "vxsim", "--budget", "0", "--kernel", "act_small:k1", "--kernel", "act_small:k4",
+                                   "-j", "2", "--sdk", VXSYNTH_SDK_DIR},
+                                  600);
+  ASSERT_TRUE(r.ok()) << r.output;
+  warps_sweep_skips_resumes_and_reports(f);
+  timing_parameters_reach_the_model_and_user_files_are_kept(f);
+  if (!::testing::Test::HasFailure()) fs::remove_all(f.root);
 }
 
 }  // namespace
