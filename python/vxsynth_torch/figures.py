@@ -259,7 +259,7 @@ def fig_sweep_effects(sw: Dict[str, Any], out: str, by: str) -> Optional[str]:
     labels = {m["key"]: f"{m['label']} ({m['unit']})" for m in sw["metrics"]}
     labels.update({"speedup": "speedup", "ipc": "IPC (warp instr/cycle)"})
     fig, axes = plt.subplots(len(quantities), len(params), squeeze=False,
-                             figsize=(2.6 * len(params) + 1, 1.5 * len(quantities) + 0.5))
+                             figsize=(3.2 * len(params) + 1.2, 1.5 * len(quantities) + 0.6))
     for i, q in enumerate(quantities):
         for j, p in enumerate(params):
             ax = axes[i][j]
@@ -280,6 +280,7 @@ def fig_sweep_effects(sw: Dict[str, Any], out: str, by: str) -> Optional[str]:
     if handles:
         axes[0][-1].legend(handles, names, fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), title=by)
     fig.suptitle(f"Response to each parameter by {'op family' if by == 'op' else by} (mean over the other parameters)")
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
     return save(fig, out, f"sweep_effects_{by}")[0]
 
 
