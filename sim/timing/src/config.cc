@@ -94,13 +94,18 @@ const ParamDef kParams[] = {
                 "a cluster's sockets to L3/DRAM: one request per this many cycles; 0 = no limit"),
     VXSIM_PARAM("cluster_port.latency", cluster_port.latency, "cycles", "cluster port latency, each way"),
     VXSIM_PARAM("dram.channels", dram.channels, "count", "block-interleaved channels"),
-    VXSIM_PARAM("dram.block", dram.block, "bytes", "bytes per DRAM request"),
-    VXSIM_PARAM("dram.cycles_per_block", dram.cycles_per_block, "cycles", "channel occupancy per block"),
+    VXSIM_PARAM("dram.block", dram.block, "bytes", "bytes per memory request from the caches"),
+    VXSIM_PARAM("dram.request_bytes", dram.request_bytes, "bytes", "bytes per DRAM request (a block is block/request_bytes requests)"),
+    VXSIM_PARAM("dram.interleave", dram.interleave, "bytes", "DRAM-address bytes per channel before the next"),
+    VXSIM_PARAM("dram.queue_cycles", dram.queue_cycles, "cycles", "cycles per request leaving the single pending queue"),
+    VXSIM_PARAM("dram.burst_cycles", dram.burst_cycles, "cycles", "channel data-bus cycles per DRAM request (nBL)"),
     VXSIM_PARAM("dram.banks", dram.banks, "count", "banks (row buffers) per channel"),
     VXSIM_PARAM("dram.row_size", dram.row_size, "bytes", "row size"),
     VXSIM_PARAM("dram.row_hit_latency", dram.row_hit_latency, "cycles", "open-row access"),
     VXSIM_PARAM("dram.row_miss_latency", dram.row_miss_latency, "cycles", "closed/other-row access"),
     VXSIM_PARAM("dram.rw_turnaround", dram.rw_turnaround, "cycles", "channel cycles lost switching read/write"),
+    VXSIM_PARAM("dram.refresh_interval", dram.refresh_interval, "cycles", "cycles between all-bank refreshes (nREFI); 0 = none"),
+    VXSIM_PARAM("dram.refresh_cycles", dram.refresh_cycles, "cycles", "cycles a refresh blocks the channels (nRFC)"),
 };
 
 #undef VXSIM_CACHE_PARAMS
@@ -168,11 +173,21 @@ void TimingConfig::validate() const {
     throw vxsynth::make_error("timing config: clock_mhz = {} must be > 0", clock_mhz);
   }
   if (!is_pow2(dram.block)) throw vxsynth::make_error("timing config: dram.block = {} must be a power of two", dram.block);
-  if (dram.channels == 0 || dram.banks == 0 || dram.cycles_per_block == 0) {
-    throw vxsynth::make_error("timing config: dram.channels, dram.banks and dram.cycles_per_block must be ≥ 1");
+  if (dram.channels == 0 || dram.banks == 0 || dram.burst_cycles == 0) {
+    throw vxsynth::make_error("timing config: dram.channels, dram.banks and dram.burst_cycles must be ≥ 1");
   }
-  if (!is_pow2(dram.row_size) || dram.row_size < dram.block) {
-    throw vxsynth::make_error("timing config: dram.row_size = {} must be a power of two ≥ dram.block", dram.row_size);
+  if (!is_pow2(dram.request_bytes) || dram.request_bytes > dram.block) {
+    throw vxsynth::make_error("timing config: dram.request_bytes = {} must be a power of two ≤ dram.block = {}",
+                              dram.request_bytes, dram.block);
+  }
+  if (!is_pow2(dram.interleave)) {
+    throw vxsynth::make_error("timing config: dram.interleave = {} must be a power of two", dram.interleave);
+  }
+  if (!is_pow2(dram.row_size) || dram.row_size < dram.interleave) {
+    throw vxsynth::make_error("timing config: dram.row_size = {} must be a power of two ≥ dram.interleave", dram.row_size);
+  }
+  if (dram.refresh_interval != 0 && dram.refresh_cycles >= dram.refresh_interval) {
+    throw vxsynth::make_error("timing config: dram.refresh_cycles must be < dram.refresh_interval");
   }
   if (!icache.enabled || !dcache.enabled) {
     throw vxsynth::make_error("timing config: icache and dcache cannot be disabled (every Vortex core has both)");

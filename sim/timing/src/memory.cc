@@ -30,31 +30,54 @@ DramCounters& DramCounters::operator+=(const DramCounters& o) {
 
 Dram::Dram(const DramParams& p)
     : p_(p),
-      blocks_per_row_(p.row_size / p.block),
+      per_block_(std::max(1u, p.block / std::max(1u, p.request_bytes))),
       channel_free_(p.channels, 0),
       open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0),
+      last_use_(static_cast<std::size_t>(p.channels) * p.banks, 0),
       last_write_(p.channels, 0) {}
 
-uint64_t Dram::access(uint64_t blk, uint64_t t, bool write) {
-  // Address mapping: block-interleaved channels, then row-sized chunks interleaved over banks.
-  uint64_t ch = blk % p_.channels;
-  uint64_t in_ch = blk / p_.channels;
-  uint64_t chunk = in_ch / blocks_per_row_;
-  uint64_t bank = chunk % p_.banks;
-  uint64_t row = chunk / p_.banks;
-  uint64_t start = std::max(t, channel_free_[ch]);
-  if ((last_write_[ch] != 0) != write) start += p_.rw_turnaround;  // bus turnaround (tWTR/tRTW)
-  last_write_[ch] = write ? 1 : 0;
-  ctr_.bank_stalls += start - t;
-  channel_free_[ch] = start + p_.cycles_per_block;
-  uint64_t& open = open_row_[ch * p_.banks + bank];
-  uint64_t latency = (open == row + 1) ? p_.row_hit_latency : p_.row_miss_latency;
-  open = row + 1;
-  return start + latency;
+uint64_t Dram::after_refresh(uint64_t t) const {
+  // All-bank refresh: every refresh_interval cycles the channels are blocked refresh_cycles.
+  if (p_.refresh_interval == 0) return t;
+  const uint64_t phase = t % p_.refresh_interval;
+  return phase < p_.refresh_cycles ? t + (p_.refresh_cycles - phase) : t;
+}
+
+Dram::Served Dram::access(uint64_t blk, uint64_t t, bool write) {
+  Served s{0, 0};
+  const uint64_t req_bytes = p_.block / per_block_;
+  for (uint32_t i = 0; i < per_block_; ++i) {
+    // SimX's pending queue hands one request per queue_cycles to the controller, in arrival order.
+    const uint64_t issued = std::max(t, queue_free_);
+    queue_free_ = issued + p_.queue_cycles;
+    // DRAM address of the request (SimX: block number x request size + i x request size), then
+    // RoBaRaCoCh: channel above the transaction offset, columns, then banks, then rows.
+    const uint64_t addr = (blk + i) * req_bytes;
+    const uint64_t tx = addr / p_.interleave;
+    const uint64_t ch = tx % p_.channels;
+    const uint64_t in_ch = (tx / p_.channels) * p_.interleave + addr % p_.interleave;
+    const uint64_t chunk = in_ch / p_.row_size;
+    const uint64_t bank = chunk % p_.banks;
+    const uint64_t row = chunk / p_.banks;
+    uint64_t start = after_refresh(std::max(issued, channel_free_[ch]));
+    if ((last_write_[ch] != 0) != write) start += p_.rw_turnaround;  // bus turnaround (tWTR/tRTW)
+    last_write_[ch] = write ? 1 : 0;
+    ctr_.bank_stalls += start - issued;
+    channel_free_[ch] = start + p_.burst_cycles;
+    const std::size_t b = ch * p_.banks + bank;
+    uint64_t& open = open_row_[b];
+    // A refresh between the bank's last access and this one closed its row.
+    if (p_.refresh_interval != 0 && last_use_[b] / p_.refresh_interval != start / p_.refresh_interval) open = 0;
+    last_use_[b] = start;
+    const uint64_t latency = (open == row + 1) ? p_.row_hit_latency : p_.row_miss_latency;
+    open = row + 1;
+    if (i == 0) s = Served{issued, start + latency};
+  }
+  return s;
 }
 
 uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
-  uint64_t done = access(blk, t, false);
+  const uint64_t done = access(blk, t, false).first;
   ++ctr_.reads;
   ctr_.read_latency += done - t;
   ctr_.bytes_read += p_.block;
@@ -62,14 +85,12 @@ uint64_t Dram::read(uint64_t blk, uint64_t t, uint32_t /*core*/) {
 }
 
 uint64_t Dram::write(uint64_t blk, uint64_t t, uint32_t /*core*/) {
-  // A write is posted: it is acknowledged once its channel has taken the block (the controller
-  // orders later reads behind it); the row access itself still occupies the channel and the bank.
-  const uint64_t before = ctr_.bank_stalls;
-  (void)access(blk, t, true);
-  const uint64_t start = t + (ctr_.bank_stalls - before);  // when the channel took the block
+  // Posted: SimX acknowledges a write when its first DRAM request entered the controller; the
+  // requests still occupy the queue, the channels and the banks.
+  const uint64_t ack = access(blk, t, true).accepted;
   ++ctr_.writes;
   ctr_.bytes_written += p_.block;
-  return start + p_.cycles_per_block;
+  return ack + 1;
 }
 
 // ---------------------------------------------------------------------------------------------

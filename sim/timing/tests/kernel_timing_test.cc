@@ -262,7 +262,7 @@ TEST(KernelTiming, MoreCoresContendingTakeNoFewerCycles) {
   MicroRun c4 = run_micro(stride_load(1024, 16, 8, 4), shape(4, 4, 8));
   EXPECT_GE(c4.cycles, c1.cycles) << describe(c1) << "\n" << describe(c4);
   TimingConfig slow;
-  slow.dram.cycles_per_block *= 2;
+  slow.dram.burst_cycles *= 2;
   slow.socket_port.cycles_per_request = 2;
   MicroRun s4 = run_micro(stride_load(1024, 16, 8, 4), shape(4, 4, 8), slow);
   EXPECT_GE(s4.cycles, c4.cycles) << describe(c4) << "\n" << describe(s4);

@@ -122,18 +122,50 @@ TEST(Cache, PerCoreCountersOfASharedCache) {
 
 TEST(Dram, RowHitsAreFasterAndChannelsLimitBandwidth) {
   DramParams p;
+  p.refresh_interval = 0;
   Dram d(p);
-  uint64_t first = d.read(0, 0, 0);   // row miss
+  uint64_t first = d.read(0, 0, 0);  // row miss; answered with the block's first DRAM request
   EXPECT_EQ(first, p.row_miss_latency);
-  uint64_t second = d.read(2, 1000, 0);  // same channel (0), same row: row hit
+  uint64_t second = d.read(0, 1000, 0);  // same row, still open: row hit
   EXPECT_EQ(second, 1000u + p.row_hit_latency);
-  // 8 back-to-back requests to channel 0 at t = 2000: served one per cycles_per_block.
+  {
+    // A block is block / request_bytes = 4 DRAM requests leaving one queue at one per cycle: with
+    // one-cycle bursts (no channel wait) a second block arriving in the same cycle is answered 4
+    // cycles after the first.
+    DramParams q = p;
+    q.burst_cycles = 1;
+    Dram e(q);
+    (void)e.read(64, 0, 0);  // opens the row
+    const uint64_t a = e.read(64, 1500, 0);
+    const uint64_t b = e.read(65, 1500, 0);
+    EXPECT_EQ(a, 1500u + q.row_hit_latency);
+    EXPECT_EQ(b - a, 4u);
+  }
+  // 64 blocks back to back: 256 requests of burst_cycles each over 2 channels bound the run.
   uint64_t last = 0;
-  for (uint64_t i = 0; i < 8; ++i) last = d.read(2 * i, 2000, 0);
-  EXPECT_EQ(last, 2000u + 7 * p.cycles_per_block + p.row_hit_latency);
-  EXPECT_EQ(d.counters().bank_stalls, (0u + 1 + 2 + 3 + 4 + 5 + 6 + 7) * p.cycles_per_block);
-  EXPECT_EQ(d.counters().reads, 10u);
-  EXPECT_EQ(d.counters().bytes_read, 10u * 64);
+  for (uint64_t i = 0; i < 64; ++i) last = d.read(128 + i, 2000, 0);
+  const uint64_t bus = 64u * 4 * p.burst_cycles / p.channels;
+  EXPECT_GE(last, 2000u + bus - 4 * p.burst_cycles);
+  EXPECT_LE(last, 2000u + bus + p.row_miss_latency);
+  EXPECT_GT(d.counters().bank_stalls, 0u);
+  EXPECT_EQ(d.counters().reads, 66u);
+  EXPECT_EQ(d.counters().bytes_read, 66u * 64);
+}
+
+TEST(Dram, WritesArePostedAndRefreshBlocksTheChannels) {
+  DramParams p;
+  Dram d(p);
+  // A write is acknowledged once its first request left the queue (SimX's dram_sim).
+  EXPECT_EQ(d.write(10, 5000, 0), 5001u);
+  // The write's 4 requests still hold the queue (and its channels): a read right behind it leaves
+  // the queue 4 cycles later at the earliest.
+  EXPECT_GE(d.read(40, 5000, 0), 5004u + p.row_hit_latency);  // the row the write opened
+  // Inside a refresh (the first refresh_cycles of every refresh_interval) nothing is served, and the
+  // refresh closes the rows: the re-read of block 40 after it is a row miss.
+  const uint64_t t = 2 * uint64_t{p.refresh_interval} + 10;
+  EXPECT_EQ(d.read(40, t, 0), 2 * uint64_t{p.refresh_interval} + p.refresh_cycles + p.row_miss_latency);
+  EXPECT_EQ(d.counters().writes, 1u);
+  EXPECT_EQ(d.counters().bytes_written, 64u);
 }
 
 ExecutedInstr strided_load(uint32_t lanes, uint64_t base, uint64_t stride, uint32_t mask = 0xFFFFFFFFu) {

@@ -25,22 +25,30 @@ struct CacheParams {
   uint32_t latency = 2;     ///< pipeline latency of a hit, cycles (SimX: 2 at every level)
 };
 
-/// DRAM model: `channels` block-interleaved channels, each serving one block per
-/// `cycles_per_block` core cycles, with an open-row policy per (channel, bank). An approximation of
-/// SimX's Ramulator2 `HBM2_8Gb` setup with PLATFORM_MEMORY_NUM_BANKS=2 and MEM_CLOCK_RATIO=1: the
-/// latencies are round numbers of the right order, not Ramulator's command-level timing.
+/// DRAM model after SimX's memory path (docs/timing.md "DRAM"): SimX hands every 64-byte block
+/// request to Ramulator2 as `block / request_bytes` requests of 16 bytes (its DRAM channel width, 128
+/// bits), at the DRAM addresses (byte address / block) * 16 + 16 i, from ONE pending queue that passes
+/// one request per DRAM cycle (`queue_cycles`) to the controller; a read is answered when its first
+/// request's data is back, a write when its first request entered the controller. Ramulator's
+/// HBM2_8Gb / HBM2_2Gbps presets with `channels` = PLATFORM_MEMORY_NUM_BANKS and the RoBaRaCoCh
+/// address mapping: channels interleaved every `interleave` DRAM-address bytes (the transaction),
+/// row-sized chunks over banks, each request occupies its channel's data bus nBL cycles
+/// (`burst_cycles`), open-row latency per (channel, bank), all-bank refresh. Not Ramulator's
+/// command-level timing: the latencies are its nCL/nRCD/nRP/nBL sums, the scheduler is in order.
 struct DramParams {
   uint32_t channels = 2;          ///< PLATFORM_MEMORY_NUM_BANKS
-  uint32_t block = 64;            ///< bytes per request (CACHE_BLOCK_SIZE)
-  /// Occupancy of a channel per block. 10 is CALIBRATED (docs/timing.md "Calibration"): the
-  /// effective block rate of SimX's memory path for the uncoalesced, write-through traffic of
-  /// 8-thread warps, not HBM2's peak (64 B per 2 cycles would be 32 B/cycle per channel).
-  uint32_t cycles_per_block = 10;
-  uint32_t banks = 16;            ///< DRAM banks per channel (row buffers)
-  uint32_t row_size = 2048;       ///< bytes per row
-  uint32_t row_hit_latency = 40;  ///< cycles, request to data, open row
-  uint32_t row_miss_latency = 70; ///< cycles, request to data, precharge + activate + read
+  uint32_t block = 64;            ///< bytes per memory request from the caches (CACHE_BLOCK_SIZE)
+  uint32_t request_bytes = 16;    ///< bytes per DRAM request (SimX dram_sim: 128-bit channel); = block: one per block
+  uint32_t interleave = 32;       ///< DRAM-address bytes per channel before the next (HBM2 transaction: prefetch 2 x 128 bit)
+  uint32_t queue_cycles = 1;      ///< cycles per request leaving SimX's single pending queue (one per DRAM tick)
+  uint32_t burst_cycles = 4;      ///< data-bus cycles per request on its channel (HBM2_2Gbps nBL = 4)
+  uint32_t banks = 32;            ///< banks per channel: 2 pseudo-channels x 4 bank groups x 4 banks (HBM2_8Gb)
+  uint32_t row_size = 1024;       ///< DRAM-address bytes per row (HBM2_8Gb: 64 columns x 16 bytes)
+  uint32_t row_hit_latency = 11;  ///< cycles, request to data, open row: nCL 7 + nBL 4
+  uint32_t row_miss_latency = 25; ///< cycles, other row: nRP 7 + nRCD 7 + nCL 7 + nBL 4
   uint32_t rw_turnaround = 0;     ///< extra channel cycles when it switches between reads and writes
+  uint32_t refresh_interval = 3900; ///< cycles between all-bank refreshes (nREFI); 0 = no refresh
+  uint32_t refresh_cycles = 160;    ///< cycles every channel is blocked by a refresh (nRFC of HBM2_8Gb)
 };
 
 /// A request port between two memory levels that several requesters share (the socket's L1s →

@@ -32,7 +32,8 @@ class MemLevel {
   virtual uint64_t write(uint64_t blk, uint64_t t, uint32_t core) = 0;
 };
 
-/// Open-row DRAM with `channels` block-interleaved channels (docs: DramParams).
+/// SimX's memory path below the caches (docs: DramParams): one pending queue of DRAM requests, then
+/// `channels` channels with open rows and all-bank refresh.
 class Dram final : public MemLevel {
  public:
   explicit Dram(const DramParams& p);
@@ -41,12 +42,19 @@ class Dram final : public MemLevel {
   [[nodiscard]] const DramCounters& counters() const { return ctr_; }
 
  private:
-  uint64_t access(uint64_t blk, uint64_t t, bool write);
+  struct Served {
+    uint64_t accepted;  ///< the first DRAM request left the pending queue (a write's acknowledgement)
+    uint64_t first;     ///< the first request's data is back (a read's response)
+  };
+  Served access(uint64_t blk, uint64_t t, bool write);
+  [[nodiscard]] uint64_t after_refresh(uint64_t t) const;
   DramParams p_;
-  uint64_t blocks_per_row_;
+  uint32_t per_block_;      ///< DRAM requests per block
   std::vector<uint64_t> channel_free_;
-  std::vector<uint64_t> open_row_;  ///< channels × banks; row + 1, 0 = closed
-  std::vector<uint8_t> last_write_; ///< per channel: the last access was a write
+  std::vector<uint64_t> open_row_;   ///< channels x banks; row + 1, 0 = closed
+  std::vector<uint64_t> last_use_;   ///< channels x banks: cycle of the last access (a refresh closes rows)
+  std::vector<uint8_t> last_write_;  ///< per channel: the last access was a write
+  uint64_t queue_free_ = 0;          ///< the pending queue passes its next request
   DramCounters ctr_;
 };
 
