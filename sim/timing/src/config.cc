@@ -98,7 +98,8 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("dram.request_bytes", dram.request_bytes, "bytes", "bytes per DRAM request (a block is block/request_bytes requests)"),
     VXSIM_PARAM("dram.interleave", dram.interleave, "bytes", "DRAM-address bytes per channel before the next"),
     VXSIM_PARAM("dram.queue_cycles", dram.queue_cycles, "cycles", "cycles per request leaving the single pending queue"),
-    VXSIM_PARAM("dram.burst_cycles", dram.burst_cycles, "cycles", "channel data-bus cycles per DRAM request (nBL)"),
+    VXSIM_PARAM("dram.burst_cycles", dram.burst_cycles, "cycles", "data-bus cycles per DRAM request (nBL)"),
+    VXSIM_PARAM("dram.pseudo_channels", dram.pseudo_channels, "count", "data buses per channel (pseudo-channels)"),
     VXSIM_PARAM("dram.banks", dram.banks, "count", "banks (row buffers) per channel"),
     VXSIM_PARAM("dram.row_size", dram.row_size, "bytes", "row size"),
     VXSIM_PARAM("dram.row_hit_latency", dram.row_hit_latency, "cycles", "open-row access"),
@@ -175,6 +176,10 @@ void TimingConfig::validate() const {
   if (!is_pow2(dram.block)) throw vxsynth::make_error("timing config: dram.block = {} must be a power of two", dram.block);
   if (dram.channels == 0 || dram.banks == 0 || dram.burst_cycles == 0) {
     throw vxsynth::make_error("timing config: dram.channels, dram.banks and dram.burst_cycles must be ≥ 1");
+  }
+  if (dram.pseudo_channels == 0 || dram.banks % dram.pseudo_channels != 0) {
+    throw vxsynth::make_error("timing config: dram.pseudo_channels = {} must be ≥ 1 and divide dram.banks = {}",
+                              dram.pseudo_channels, dram.banks);
   }
   if (!is_pow2(dram.request_bytes) || dram.request_bytes > dram.block) {
     throw vxsynth::make_error("timing config: dram.request_bytes = {} must be a power of two ≤ dram.block = {}",

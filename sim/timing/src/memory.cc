@@ -31,7 +31,7 @@ DramCounters& DramCounters::operator+=(const DramCounters& o) {
 Dram::Dram(const DramParams& p)
     : p_(p),
       per_block_(std::max(1u, p.block / std::max(1u, p.request_bytes))),
-      channel_free_(p.channels, 0),
+      channel_free_(static_cast<std::size_t>(p.channels) * p.pseudo_channels, 0),
       open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0),
       last_use_(static_cast<std::size_t>(p.channels) * p.banks, 0),
       last_write_(p.channels, 0) {}
@@ -57,13 +57,14 @@ Dram::Served Dram::access(uint64_t blk, uint64_t t, bool write) {
     const uint64_t ch = tx % p_.channels;
     const uint64_t in_ch = (tx / p_.channels) * p_.interleave + addr % p_.interleave;
     const uint64_t chunk = in_ch / p_.row_size;
-    const uint64_t bank = chunk % p_.banks;
+    const uint64_t bank = chunk % p_.banks;  // its low bits: the pseudo-channel (Ra above Co)
     const uint64_t row = chunk / p_.banks;
-    uint64_t start = after_refresh(std::max(issued, channel_free_[ch]));
+    uint64_t& bus = channel_free_[ch * p_.pseudo_channels + bank % p_.pseudo_channels];
+    uint64_t start = after_refresh(std::max(issued, bus));
     if ((last_write_[ch] != 0) != write) start += p_.rw_turnaround;  // bus turnaround (tWTR/tRTW)
     last_write_[ch] = write ? 1 : 0;
     ctr_.bank_stalls += start - issued;
-    channel_free_[ch] = start + p_.burst_cycles;
+    bus = start + p_.burst_cycles;
     const std::size_t b = ch * p_.banks + bank;
     uint64_t& open = open_row_[b];
     // A refresh between the bank's last access and this one closed its row.

@@ -33,7 +33,7 @@ struct CacheParams {
 /// HBM2_8Gb / HBM2_2Gbps presets with `channels` = PLATFORM_MEMORY_NUM_BANKS and the RoBaRaCoCh
 /// address mapping: channels interleaved every `interleave` DRAM-address bytes (the transaction),
 /// row-sized chunks over banks, each request occupies its channel's data bus nBL cycles
-/// (`burst_cycles`), open-row latency per (channel, bank), all-bank refresh. Not Ramulator's
+/// (`burst_cycles`) of its pseudo-channel, open-row latency per (channel, bank), all-bank refresh. Not Ramulator's
 /// command-level timing: the latencies are its nCL/nRCD/nRP/nBL sums, the scheduler is in order.
 struct DramParams {
   uint32_t channels = 2;          ///< PLATFORM_MEMORY_NUM_BANKS
@@ -41,7 +41,11 @@ struct DramParams {
   uint32_t request_bytes = 16;    ///< bytes per DRAM request (SimX dram_sim: 128-bit channel); = block: one per block
   uint32_t interleave = 32;       ///< DRAM-address bytes per channel before the next (HBM2 transaction: prefetch 2 x 128 bit)
   uint32_t queue_cycles = 1;      ///< cycles per request leaving SimX's single pending queue (one per DRAM tick)
-  uint32_t burst_cycles = 4;      ///< data-bus cycles per request on its channel (HBM2_2Gbps nBL = 4)
+  uint32_t burst_cycles = 4;      ///< data-bus cycles per request on its pseudo-channel (HBM2_2Gbps nBL = 4)
+  /// Data buses per channel. HBM2_8Gb has 2 pseudo-channels; whether Ramulator2 counts nBL per
+  /// pseudo-channel or per channel differs between its versions. 1 (per channel) is the calibrated
+  /// choice: with 2, vxsim's 4c x 8w x 8t cycles fall to 0.47-0.75 x SimX's (docs/timing.md "DRAM").
+  uint32_t pseudo_channels = 1;
   uint32_t banks = 32;            ///< banks per channel: 2 pseudo-channels x 4 bank groups x 4 banks (HBM2_8Gb)
   uint32_t row_size = 1024;       ///< DRAM-address bytes per row (HBM2_8Gb: 64 columns x 16 bytes)
   uint32_t row_hit_latency = 11;  ///< cycles, request to data, open row: nCL 7 + nBL 4

@@ -50,7 +50,7 @@ class Dram final : public MemLevel {
   [[nodiscard]] uint64_t after_refresh(uint64_t t) const;
   DramParams p_;
   uint32_t per_block_;      ///< DRAM requests per block
-  std::vector<uint64_t> channel_free_;
+  std::vector<uint64_t> channel_free_;  ///< per (channel, pseudo-channel): its data bus is free
   std::vector<uint64_t> open_row_;   ///< channels x banks; row + 1, 0 = closed
   std::vector<uint64_t> last_use_;   ///< channels x banks: cycle of the last access (a refresh closes rows)
   std::vector<uint8_t> last_write_;  ///< per channel: the last access was a write
