@@ -242,9 +242,14 @@ TEST(KernelTiming, CounterIdentitiesAndPerfDump) {
 }
 
 TEST(KernelTiming, MoreWarpsKeepMoreWarpsActiveAndHideLatency) {
-  // Same work (256 threads, loads missing the L1) on 2 and on 8 warps per core.
-  MicroRun w2 = run_micro(stride_load(256, 16, 8, 4), shape(1, 2, 8));
-  MicroRun w8 = run_micro(stride_load(256, 16, 8, 4), shape(1, 8, 8));
+  // Same work (256 threads, loads missing the L1) on 2 and on 8 warps per core. With the default
+  // DRAM path these loads are bandwidth-bound (one block per 4-8 cycles for the device), where more
+  // warps cannot help; a long DRAM latency makes them latency-bound, which more warps hide.
+  TimingConfig slow;
+  slow.dram.row_hit_latency = 400;
+  slow.dram.row_miss_latency = 400;
+  MicroRun w2 = run_micro(stride_load(256, 16, 8, 4), shape(1, 2, 8), slow);
+  MicroRun w8 = run_micro(stride_load(256, 16, 8, 4), shape(1, 8, 8), slow);
   double active2 = metric(w2, MetricId::kOccupancy) / 100.0 * 2;
   double active8 = metric(w8, MetricId::kOccupancy) / 100.0 * 8;
   EXPECT_GT(active8, 2 * active2) << describe(w2) << "\n" << describe(w8);
