@@ -108,6 +108,11 @@ std::string vortex_signature_json(const Signature& sig, const DeviceCounters& co
   c["lmem_reads"] = t.lmem_reads;
   c["lmem_writes"] = t.lmem_writes;
   c["lmem_bank_stalls"] = t.lmem_bank_stalls;
+  // Per core, per warp: the arithmetic each hardware warp issued (the sandbox compares the work
+  // distribution with the design's launch, docs/sandbox.md "Pair alignment").
+  nlohmann::ordered_json wf = nlohmann::ordered_json::array();
+  for (const auto& core : counters.cores) wf.push_back(core.warp_flops);
+  c["warp_flops"] = wf;
   j["counters"] = c;
   nlohmann::ordered_json m;
   m["clusters"] = cfg.clusters;

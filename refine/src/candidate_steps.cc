@@ -16,10 +16,6 @@ namespace vxsynth::refine {
 
 namespace fs = std::filesystem;
 
-uint64_t check_input_seed(uint64_t run_seed, int revision) {
-  return run_seed * 1000003ULL + static_cast<uint64_t>(revision);
-}
-
 CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req) {
   CandidateData d;
   d.op = check::op_spec_from_context(*req.context);

@@ -1,6 +1,9 @@
 #include "harness_vortex.h"
 
+#include <regex>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -111,6 +114,33 @@ std::string own_self_check(const fs::path& candidate_dir, const EvalRequest& req
                                        r.status_text(), tail_lines(r.output, 3))}});
 }
 
+// Pair alignment (sandbox.h check_warp_work): the design's GEMM launch — the grid the harness's
+// host program passes (codegen's rendering of main.cpp: `c.grid[k] = Nu;`), the block size and the
+// machine — against the per-warp arithmetic of launch 0 in the signature file.
+std::string pair_alignment(const fs::path& sig_path, const EvalRequest& req) {
+  const codegen::DesignPoint p = codegen::design_point_from_json(req.design);
+  VortexLaunchShape s;
+  s.block_threads = p.fixed.block_size;
+  s.cores = p.vortex.cores;
+  s.warps = p.vortex.warps;
+  s.threads = p.vortex.threads;
+  const std::string main_cpp = codegen::emit_vortex(p).file("main.cpp").text;
+  static const std::regex grid(R"(c\.grid\[[0-2]\] = ([0-9]+)u;)");
+  for (auto it = std::sregex_iterator(main_cpp.begin(), main_cpp.end(), grid); it != std::sregex_iterator(); ++it)
+    s.blocks *= std::stoull((*it)[1].str());
+  const nlohmann::json sig = nlohmann::json::parse(read_file(sig_path), nullptr, false);
+  const nlohmann::json* counters = nullptr;
+  if (sig.is_object() && sig.contains("launches") && sig["launches"].is_array())
+    for (const auto& l : sig["launches"])
+      if (l.value("index", -1) == 0 && l.contains("counters")) counters = &l["counters"];
+  if (counters == nullptr || !counters->contains("warp_flops") || !(*counters)["warp_flops"].is_array())
+    return sandbox_failure({{"pair_alignment", "vortex/kernel.cpp", 0,
+                             "the signature file has no per-warp counters (warp_flops) for launch 0"}});
+  const auto flops = (*counters)["warp_flops"].get<std::vector<std::vector<uint64_t>>>();
+  const auto v = check_warp_work(flops, s, "vortex/kernel.cpp");
+  return v.empty() ? std::string() : sandbox_failure(v);
+}
+
 }  // namespace
 
 std::vector<fs::path> hidden_dirs(const fs::path& candidate_dir, const EvalRequest& req) {
@@ -168,6 +198,8 @@ std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sd
   fs::copy_file(out_bin, d.dir / "out.bin", fs::copy_options::overwrite_existing);
   if (fs::exists(run / kVortexSignatureFile))
     fs::copy_file(run / kVortexSignatureFile, candidate_dir / kVortexSignatureFile, fs::copy_options::overwrite_existing);
+  if (timing && fs::exists(run / kVortexSignatureFile))
+    if (std::string f = pair_alignment(run / kVortexSignatureFile, req); !f.empty()) return f;
   out = check::read_tensor_file(out_bin, check::output_numel(d.op), d.ftype);
   return {};
 }

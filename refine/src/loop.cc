@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,14 @@ fs::path revision_dir(const fs::path& out, int n) {
   return out / "work" / "revisions" / fmt::format("r{:04}", n);
 }
 
+// The key of the run's sampled check inputs (loop.h check_input_seed): drawn by vxsynth, never
+// derived from anything an agent is given (the run seed is in input.json); run.json keeps it, under
+// the run directory that every agent and candidate has hidden.
+uint64_t draw_input_key() {
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+}
+
 json run_json(const Reference& ref, const Agent& agent, const ProfileBackend& backend,
               const LoopOptions& opts) {
   return json{{"schema", kRunSchema},              {"version", kRunVersion},
@@ -39,7 +48,8 @@ json run_json(const Reference& ref, const Agent& agent, const ProfileBackend& ba
               {"kernel_id", ref.kernel_id},       {"bundle_sha256", ref.bundle_sha256},
               {"agent", agent.name()},            {"profile_backend", backend.name()},
               {"seed", opts.seed},                {"retain_margin", kRetainMargin},
-              {"kernel_name", ref.context.kernel_name}};
+              {"kernel_name", ref.context.kernel_name},
+              {"input_key", draw_input_key()}};
 }
 
 // The order a run.json records; runs written before the field existed used the ncu backend
@@ -97,7 +107,7 @@ void fill_distances(RevisionEntry& e, const core::Signature& sig, const core::Si
 // retain decision of a non-seed revision.
 void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const SourceTree& sources,
               const nlohmann::json& design, const Reference& ref, ProfileBackend& backend,
-              const SandboxRules& rules, const LoopOptions& opts, const fs::path& out) {
+              const SandboxRules& rules, const fs::path& out, uint64_t input_key) {
   e.profile_backend = backend.name();
   // The hashes are of the bytes the agent left when it exited; the build below uses exactly these
   // bytes, written into a fresh directory (an agent's file can no longer change after this).
@@ -118,7 +128,7 @@ void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const Source
   req.revision = e.revision;
   req.context = &ref.context;
   req.rules = &rules;
-  req.seed = opts.seed;
+  req.seed = input_key;
   req.design = design;
   req.run_dir = out;
   Evaluation ev;
@@ -132,6 +142,10 @@ void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const Source
     return;
   }
   for (const auto& [k, v] : ev.tool_versions) e.tool_versions[k] = v;
+  // Recorded after the agent submitted: the seed its revision's inputs were drawn with.
+  e.tool_versions["check inputs"] =
+      fmt::format("seed {} (check_input_seed of the run's input key; not known to the agent)",
+                  check_input_seed(input_key, e.revision));
   e.profiled_in = ev.profiled_in;
   e.source_output = ev.source_output;
   e.candidate = ev.candidate;
@@ -193,14 +207,13 @@ void write_reference_profile(const fs::path& out, const Reference& ref) {
 }
 
 void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, LoopResult& result,
-              const fs::path& out, ProfileBackend& backend, const SandboxRules& rules, const LoopOptions& opts) {
+              const fs::path& out, ProfileBackend& backend, const SandboxRules& rules) {
   const RevisionEntry* locked = last_retained(record);
   {
     EvalRequest req;
     req.revision = locked->revision;
     req.context = &ref.context;
     req.rules = &rules;
-    req.seed = opts.seed;
     req.design = locked->design;
     req.run_dir = out;
     result.vortex_signature_note = backend.measure_locked_vortex_signature(revision_dir(out, locked->revision), req);
@@ -238,6 +251,12 @@ void finalize(const Reference& ref, const std::vector<RevisionEntry>& record, Lo
 }
 
 }  // namespace
+
+uint64_t check_input_seed(uint64_t input_key, int revision) {
+  // One-way (SHA-256): the seeds of earlier revisions, which the record shows, do not give the next.
+  const std::string h = sha256_hex(fmt::format("vxsynth check inputs {} {}", input_key, revision));
+  return std::stoull(h.substr(0, 16), nullptr, 16);
+}
 
 bool is_agent_failure(const RevisionEntry& e) {
   if (e.revision == 0 || e.decision != Decision::kReject) return false;
@@ -279,6 +298,10 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
   // A resumed run keeps its id; a run from before the schema field gets one now.
   if (dir.state == RunDirState::kRun) run["run_id"] = dir.run["run_id"];
   if (dir.state == RunDirState::kRun && dir.run.contains("created_utc")) run["created_utc"] = dir.run["created_utc"];
+  // A resumed run keeps its input key (a run from before the field gets one now).
+  if (dir.state == RunDirState::kRun && dir.run.contains("input_key") && dir.run["input_key"].is_number_unsigned())
+    run["input_key"] = dir.run["input_key"];
+  const uint64_t input_key = run["input_key"].get<uint64_t>();
 
   std::vector<RevisionEntry> record;
   if (opts.resume) {
@@ -331,7 +354,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     e.rationale = "seed (paper §3.4)";
     e.design = space.seed_design();
     const SourceTree sources = space.render(e.design);
-    evaluate(e, {}, sources, e.design, ref, backend, rules, opts, out);
+    evaluate(e, {}, sources, e.design, ref, backend, rules, out, input_key);
     e.decision = e.decision == Decision::kReject ? Decision::kReject : Decision::kSeed;
     e.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     append_entry(record_path, e);
@@ -393,7 +416,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     } else {
       if (e.axes.empty()) e.axes = {{"unknown", "forward"}};  // an agent that named no axis
       // Every file but the editable ones must be the harness's own rendering of the design.
-      evaluate(e, space.render(e.design), p.sources, e.design, ref, backend, rules, opts, out);
+      evaluate(e, space.render(e.design), p.sources, e.design, ref, backend, rules, out, input_key);
       if (e.decision != Decision::kReject) {
         e.delta_d = *e.d - *retained.d;
         e.decision = should_retain(*e.d, *retained.d) ? Decision::kRetain : Decision::kRevert;
@@ -418,7 +441,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     if (is_agent_failure(e)) ++result.agent_failures;
   }
   result.seed_d = record.front().d.value_or(0.0);
-  finalize(ref, record, result, out, backend, rules, opts);
+  finalize(ref, record, result, out, backend, rules);
   return result;
 }
 

@@ -3,7 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -55,6 +61,40 @@ TEST(Isolation, BwrapConfinesFilesNetworkAndChildren) {
   EXPECT_TRUE(p.ok()) << p.output;
   std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_FALSE(fs::exists(d.work / "late"));
+}
+
+// A listening abstract unix socket in the test's network namespace (a server outside the sandbox).
+int listen_outside(const std::string& name) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path + 1, name.data(), name.size());
+  const auto len = static_cast<socklen_t>(sizeof(sa_family_t) + 1 + name.size());
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, 4) != 0) return -1;
+  return fd;
+}
+
+// What a candidate or agent that opens a socket gets: a connection to a server outside the sandbox
+// is refused under bwrap (own network namespace) and made by the plain child, so the check can fail.
+TEST(Isolation, BwrapRefusesAConnectionAPlainChildMakes) {
+  std::string why;
+  const auto iso = make_bwrap_isolation("/usr/bin/bwrap", &why);
+  if (!iso) GTEST_SKIP() << why;
+  const std::string name = "vxsynth-isolation-" + std::to_string(::getpid());
+  const int fd = listen_outside(name);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  const Dirs d;
+  IsolatedRun r;
+  r.work = d.work;
+  r.timeout_s = 30;
+  const std::vector<std::string> connect = {
+      "python3", "-c", "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('\\0' + sys.argv[1])", name};
+  const auto plain = make_no_isolation()->run(connect, r);
+  EXPECT_TRUE(plain.ok()) << plain.output;
+  const auto confined = iso->run(connect, r);
+  EXPECT_FALSE(confined.ok()) << confined.output;
+  EXPECT_NE(confined.output.find("ConnectionRefusedError"), std::string::npos) << confined.output;
+  ::close(fd);
 }
 
 TEST(Isolation, NoneIsAPlainChild) {

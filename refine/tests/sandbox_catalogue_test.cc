@@ -5,7 +5,13 @@
 // must be rejected with its rule; the clean edit at the end must be accepted (retained or reverted).
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,6 +55,18 @@ std::vector<Attack> catalogue() {
   return v;
 }
 
+// A listening abstract unix socket in the test's own network namespace: what a process outside the
+// sandbox could serve. The network attacks (network.sh, candidate_network.sh) try to reach it.
+int listen_outside(const char* name) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path + 1, name, std::strlen(name));
+  const auto len = static_cast<socklen_t>(sizeof(sa_family_t) + 1 + std::strlen(name));
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, 16) != 0) return -1;
+  return fd;
+}
+
 Reference small_act_k4() {
   const core::ReferenceBundle bundle =
       core::import_profile(core::read_torch_trace(kActDir / "trace.json.gz"), core::read_ncu_csv(kActDir / "ncu_raw.csv"));
@@ -79,9 +97,12 @@ TEST(SandboxCatalogue, EveryAttackIsRejectedWithItsRuleAndACleanEditIsAccepted) 
   LoopOptions opts;
   opts.out_dir = out;
   opts.budget = static_cast<int>(attacks.size());
+  const int listener = listen_outside("vxsynth-catalogue-net");
+  ASSERT_GE(listener, 0) << "cannot listen on the abstract socket vxsynth-catalogue-net: " << std::strerror(errno);
   const auto t0 = std::chrono::steady_clock::now();
   (void)run_loop(ref, *space, agent, *backend, rules, opts, nullptr);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ::close(listener);
   std::cout << "catalogue: " << attacks.size() << " revisions in " << wall << " s\n";
 
   const RecordRead rr = read_record(out / "record.jsonl", false);

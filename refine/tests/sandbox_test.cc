@@ -256,5 +256,50 @@ TEST(Sandbox, Tf32BecomesFp16OnVortex) {
   EXPECT_EQ(fixed_properties(ctx, false).operand_type, core::DType::kTf32);
 }
 
+// The design's launch as vx_spawn_threads spreads it (docs/sdk.md): 4 blocks of 256 threads on one
+// core of 32 warps × 8 threads run one after another on all 32 warps; 5 blocks of 32 threads on
+// 2 cores of 8 warps (2 resident blocks of 4 warps): core 0 takes 3 blocks (slot 0 twice), core 1 two.
+TEST(Sandbox, SpawnWarpWeightsFollowTheSdkSchedule) {
+  const auto one = spawn_warp_weights({4, 256, 1, 32, 8});
+  ASSERT_EQ(one.size(), 1u);
+  for (uint64_t w : one[0]) EXPECT_EQ(w, 4u * 8u);
+  const auto two = spawn_warp_weights({5, 32, 2, 8, 8});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0], (std::vector<uint64_t>{16, 16, 16, 16, 8, 8, 8, 8}));
+  EXPECT_EQ(two[1], (std::vector<uint64_t>{8, 8, 8, 8, 8, 8, 8, 8}));
+  // A partial last warp (100 threads = 12 warps of 8 + one of 4), and thread mode (no check).
+  const auto partial = spawn_warp_weights({1, 100, 1, 16, 8});
+  EXPECT_EQ(partial[0][11], 8u);
+  EXPECT_EQ(partial[0][12], 4u);
+  EXPECT_EQ(partial[0][13], 0u);
+  EXPECT_TRUE(spawn_warp_weights({64, 1, 1, 4, 4}).empty());
+}
+
+TEST(Sandbox, PairAlignmentRejectsWorkOnFewerWarpsThanTheDesign) {
+  const VortexLaunchShape s{4, 256, 1, 32, 8};
+  std::vector<std::vector<uint64_t>> even(1, std::vector<uint64_t>(32, 2080));
+  even[0][0] += 300;  // a little more on warp 0 is within its share
+  EXPECT_TRUE(check_warp_work(even, s, "vortex/kernel.cpp").empty());
+  std::vector<std::vector<uint64_t>> one(1, std::vector<uint64_t>(32, 0));
+  one[0][0] = 66560;
+  const auto v = check_warp_work(one, s, "vortex/kernel.cpp");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "pair_alignment");
+  EXPECT_NE(v[0].what.find("32 warp(s)"), std::string::npos) << v[0].what;
+  EXPECT_NE(v[0].what.find("core 0 warp 1: 0 flops"), std::string::npos) << v[0].what;
+  // Half the warps at twice their share (16 of 32 doing the work) and arithmetic where the design
+  // runs no block (a second core) are off as well; no arithmetic at all is too.
+  std::vector<std::vector<uint64_t>> half(1, std::vector<uint64_t>(32, 0));
+  for (int w = 0; w < 16; ++w) half[0][static_cast<size_t>(w)] = 4200;
+  EXPECT_FALSE(check_warp_work(half, s, "vortex/kernel.cpp").empty());
+  std::vector<std::vector<uint64_t>> extra = even;
+  extra.push_back(std::vector<uint64_t>(32, 100));
+  const auto off_core = check_warp_work(extra, VortexLaunchShape{1, 256, 2, 32, 8}, "vortex/kernel.cpp");
+  ASSERT_EQ(off_core.size(), 1u);
+  EXPECT_NE(off_core[0].what.find("core 1 warp 0: 100 flops where the design runs no block"), std::string::npos)
+      << off_core[0].what;
+  EXPECT_FALSE(check_warp_work({std::vector<uint64_t>(32, 0)}, s, "vortex/kernel.cpp").empty());
+}
+
 }  // namespace
 }  // namespace vxsynth::refine

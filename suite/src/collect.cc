@@ -79,7 +79,7 @@ json tensors_for(const fs::path& suite_dir, const std::string& name, const core:
     const json old = json::parse(read_file(t), nullptr, false);
     if (old.is_object() && old.value("summary_sha256", "") == summary_sha) return old;
   }
-  json tensors = make_tensors_json(bench, ctx, run.value("seed", uint64_t{1}), locked);
+  json tensors = make_tensors_json(bench, ctx, run.value("input_key", uint64_t{1}), locked);
   tensors["summary_sha256"] = summary_sha;
   fs::create_directories(t.parent_path());
   write_file_atomic(t, tensors.dump(1));

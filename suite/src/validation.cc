@@ -55,10 +55,10 @@ TensorSpec tensor_spec(const core::ReferenceContext& ctx) {
   return s;
 }
 
-json make_tensors_json(const fs::path& bench, const core::ReferenceContext& ctx, uint64_t run_seed,
+json make_tensors_json(const fs::path& bench, const core::ReferenceContext& ctx, uint64_t input_key,
                        int locked_revision) {
   const TensorSpec s = tensor_spec(ctx);
-  const uint64_t seed = refine::check_input_seed(run_seed, locked_revision);
+  const uint64_t seed = refine::check_input_seed(input_key, locked_revision);
   json inputs = json::array();
   for (const check::OperandInfo& o : check::operands(s.op)) {
     json e = file_entry(bench / "data" / (o.name + ".bin"), "data/" + o.name + ".bin", o.numel());
@@ -77,7 +77,7 @@ json make_tensors_json(const fs::path& bench, const core::ReferenceContext& ctx,
          {"file_dtype", s.ftype == check::FileDType::kBf16 ? "bf16" : "f32"},
          {"input_seed", seed},
          {"generator", "check::generate_inputs (std::mt19937_64 + Box-Muller; docs/equivalence.md), seed = "
-                       "refine::check_input_seed(run seed, locked revision)"},
+                       "refine::check_input_seed(run.json input_key, locked revision)"},
          {"inputs", inputs},
          {"reference_output", out}};
   // Draw the inputs again and compare: the committed suite may then leave the tensors out.

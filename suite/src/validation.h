@@ -30,10 +30,11 @@ struct TensorSpec {
 };
 [[nodiscard]] TensorSpec tensor_spec(const core::ReferenceContext& ctx);
 
-/// tensors.json of the benchmark in `bench` whose run seed and locked revision are given; draws the
-/// inputs again to record whether they match the files (`redrawn_match`).
+/// tensors.json of the benchmark in `bench` whose run input key (run.json `input_key`) and locked
+/// revision are given; draws the inputs again to record whether they match the files
+/// (`redrawn_match`).
 [[nodiscard]] nlohmann::json make_tensors_json(const std::filesystem::path& bench, const core::ReferenceContext& ctx,
-                                               uint64_t run_seed, int locked_revision);
+                                               uint64_t input_key, int locked_revision);
 
 /// Writes the inputs and ref_output.bin that `tensors` describes into `dir`: copied from
 /// `bench_data` when the files there match their SHA-256, else drawn again from the seed (and the

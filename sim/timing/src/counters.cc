@@ -39,6 +39,8 @@ CoreCounters& CoreCounters::operator+=(const CoreCounters& o) {
   lmem_instrs += o.lmem_instrs;
   branches += o.branches;
   barriers += o.barriers;
+  if (warp_flops.size() < o.warp_flops.size()) warp_flops.resize(o.warp_flops.size(), 0);
+  for (std::size_t i = 0; i < o.warp_flops.size(); ++i) warp_flops[i] += o.warp_flops[i];
   return *this;
 }
 

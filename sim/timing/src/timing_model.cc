@@ -141,6 +141,7 @@ void TimingModel::reset() {
     core->part_end = static_cast<std::size_t>(p) < partitions_.size() ? partitions_[static_cast<std::size_t>(p)]
                                                                       : cfg_.total_cores();
     core->warps.resize(cfg_.warps);
+    core->ctr.warp_flops.assign(cfg_.warps, 0);
     for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
     core->rr.assign(issue_width_, 0);
     core->nonempty = 0;
@@ -241,6 +242,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   c.thread_instrs += s.lanes;
   ++c.unit_instrs[gi];
   c.fp_flops += s.fp_flops;
+  c.warp_flops[w] += s.fp_flops + 2 * s.tcu_macs;
 
   uint64_t occupancy = unit_occupancy_;
   const uint64_t te = t + cfg_.operand_latency;  // the unit starts after operand read and dispatch

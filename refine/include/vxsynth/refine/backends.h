@@ -40,11 +40,6 @@ namespace vxsynth::refine {
 /// known architecture or another one than `platform.arch`.
 [[nodiscard]] core::Arch target_arch(const core::ReferenceBundle& bundle, const std::string& where);
 
-/// Seed of the sampled check inputs of revision `revision` in a run with seed `run_seed`: both
-/// backends draw each revision's inputs (check::generate_inputs) with it, so a benchmark's data/
-/// (the locked revision's inputs) can be drawn again from the run seed and the locked revision.
-[[nodiscard]] uint64_t check_input_seed(uint64_t run_seed, int revision);
-
 /// Makes the design space of a reference context. Throws vxsynth::Error when codegen cannot seed
 /// it (no shape, unsupported types).
 [[nodiscard]] std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx);

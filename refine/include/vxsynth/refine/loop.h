@@ -28,7 +28,7 @@ struct EvalRequest {
   int revision = 0;
   const core::ReferenceContext* context = nullptr;
   const SandboxRules* rules = nullptr;  ///< build/run time limits
-  uint64_t seed = 0;                    ///< seeds the sampled inputs of the output checks
+  uint64_t seed = 0;                    ///< the run's input key (run.json input_key): seeds the sampled inputs
   /// Design point of the candidate, or of the design it was edited from (external agents): the
   /// backend takes the Vortex machine shape (cores, warps, threads) from it.
   nlohmann::json design;
@@ -36,6 +36,14 @@ struct EvalRequest {
   /// every isolated build and run of the candidate; the harness caches its own builds under it.
   std::filesystem::path run_dir;
 };
+
+/// Seed of the sampled check inputs of revision `revision` in a run whose input key (run.json
+/// `input_key`, drawn from std::random_device when the run is created, hidden from agents and
+/// candidates) is `input_key`: the first 64 bits of SHA-256 of both, so an agent that knows the run
+/// seed and the recorded seeds of earlier revisions cannot compute it (docs/sandbox.md "Inputs the
+/// agent cannot predict"). Both backends draw each revision's inputs (check::generate_inputs) with
+/// it; a benchmark's data/ can be drawn again from the input key and the locked revision.
+[[nodiscard]] uint64_t check_input_seed(uint64_t input_key, int revision);
 
 /// What a backend measured for one candidate.
 struct Evaluation {

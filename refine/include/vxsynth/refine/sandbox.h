@@ -60,7 +60,7 @@ struct Violation {
   std::string rule;     ///< rule id (docs/sandbox.md table): "edit_outside_named_files", "swap_target",
                         ///< "vendor_library", "atomics", "stored_output", "dynamic_loading",
                         ///< "process_spawn", "self_check", "input_changed", "decoy_launch",
-                        ///< "launch_mismatch", "fixed_property"
+                        ///< "launch_mismatch", "pair_alignment", "fixed_property"
   std::string file;     ///< candidate file, empty for launch/counter checks
   int line = 0;         ///< 1-based source line, 0 when not from a source
   std::string what;     ///< what was found, e.g. "atomicAdd(" or "block size 256 ≠ 128"
@@ -134,6 +134,31 @@ struct CudaFacts {
 /// design does not name, "launch_mismatch" for a changed configuration).
 [[nodiscard]] std::vector<Violation> check_cuda_launches(const CudaFacts& candidate, const CudaFacts& design,
                                                          const std::string& file);
+
+/// The design's Vortex GEMM launch as the harness makes it: grid blocks, threads per block, and the
+/// machine (docs/sandbox.md "Pair alignment").
+struct VortexLaunchShape {
+  uint64_t blocks = 1;
+  uint32_t block_threads = 1;
+  uint32_t cores = 1;
+  uint32_t warps = 1;
+  uint32_t threads = 1;
+};
+
+/// Relative arithmetic of every hardware warp (per core, per warp id) when the launch runs under
+/// the SDK's vx_spawn_threads in block mode (docs/sdk.md "vx_spawn_threads": contiguous balanced
+/// block ranges per core, ceil(block/threads) warps per block, warps/wpg resident blocks) and
+/// every thread does the same work, as the generated kernels do (docs/codegen.md "Divergence
+/// safety"): blocks the warp runs × its active lanes. Empty for a one-thread block (thread mode).
+[[nodiscard]] std::vector<std::vector<uint64_t>> spawn_warp_weights(const VortexLaunchShape& s);
+
+/// Pair alignment (rule "pair_alignment"): the per-warp arithmetic the simulator counted in the
+/// main launch (`warp_flops[core][warp]`) must be spread as the design's launch spreads it — every
+/// warp the design gives blocks does between half and twice its share, no other warp does
+/// arithmetic. A kernel that computes on one warp, or on fewer warps or blocks than the design's
+/// block decomposition, breaks it even when its output and occupancy are right.
+[[nodiscard]] std::vector<Violation> check_warp_work(const std::vector<std::vector<uint64_t>>& warp_flops,
+                                                     const VortexLaunchShape& s, const std::string& file);
 
 /// Properties a candidate exhibited in its own run (launch geometry and counters), as reported by
 /// the profile backend. Unset fields were not observable by that backend and are not checked.

@@ -23,6 +23,7 @@
 /// | busy[u] | cycles unit class u accepted work (issue-busy; an instruction over more lanes than the unit has occupies it several cycles) |
 /// | active_warp_cycles | Σ over cycles of the number of active warps (occupancy numerator) |
 /// | gld_* | global loads only: instructions, bytes requested by active lanes, distinct 32-byte sectors |
+/// | warp_flops[w] | arithmetic issued by warp w of the core: scalar FP operations (FMA = 2) + 2 × tensor MACs |
 
 #include <array>
 #include <cstdint>
@@ -130,6 +131,9 @@ struct CoreCounters {
   uint64_t lmem_instrs = 0;
   uint64_t branches = 0;        ///< control instructions (fetch-stalling)
   uint64_t barriers = 0;        ///< warp instructions that left their warp stalled (BAR, WSPAWN wait)
+  /// Per warp of the core (index = warp id): the work distribution over warps, which the
+  /// aggregate counters cannot show. Summed element-wise by operator+=.
+  std::vector<uint64_t> warp_flops;
 
   CoreCounters& operator+=(const CoreCounters& o);
 };
