@@ -1,9 +1,14 @@
 #include "vxsynth/core/kernel_names.h"
 
 #include <array>
+#include <algorithm>
 #include <charconv>
+#include <tuple>
+#include <utility>
 #include <regex>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace vxsynth::core {
 namespace {
@@ -79,38 +84,109 @@ uint32_t to_u32(const std::string& s) {
   return v;
 }
 
-std::optional<TileHint> read_tile(std::string_view name, TileSyntax syntax) {
+// THE tile-syntax table, in TileSyntax order (docs/ncu.md §7.2–§7.5). nvjet's cluster field follows
+// the two tile fields; its grid is the tile count rounded up to whole clusters (measured on π0's
+// nvjet kernels: 86 tiles of 64×48 → 4×22 CTAs with a 4×1 cluster; 96 tiles → 8×12 with 4×2).
+constexpr std::array<TileSyntaxRule, 5> kSyntaxes{{
+    {T::kNone, "", "", "", "", "", GridForm::kNone, "no tile in the name"},
+    {T::kNvjet, "_([0-9]+)x([0-9]+)_([0-9]+)x([0-9]+)(_|$)", "", "", "_[0-9]+x[0-9]+_[0-9]+x[0-9]+_([0-9]+)x([0-9]+)_",
+     "_splitK(_|$)", GridForm::kClusters, "docs/ncu.md §7.3 [U]; cluster and grid from data/references/h200/pi0 [M]"},
+    {T::kXmma, "tilesize([0-9]+)x([0-9]+)x([0-9]+)", "_stage([0-9]+)", "_warpsize([0-9]+)x([0-9]+)x1", "", "",
+     GridForm::kTiles, "docs/ncu.md §7.2 [M]"},
+    {T::kCutlass2, "_([0-9]+)x([0-9]+)_([0-9]+)x([0-9]+)_", "", "", "", "", GridForm::kTiles,
+     "docs/ncu.md §7.5 (documented)"},
+    {T::kSgemm, "_([0-9]+)x([0-9]+)_", "", "", "", "", GridForm::kTiles, "docs/ncu.md §7.4"},
+}};
+
+// Groups 1 and 2 of `pattern` in `name` (0, 0 without a match or pattern).
+std::pair<uint32_t, uint32_t> two(const std::string& name, std::string_view pattern) {
+  if (pattern.empty()) return {0, 0};
+  std::smatch m;
+  const std::regex re{std::string(pattern)};
+  if (!std::regex_search(name, m, re)) return {0, 0};
+  return {to_u32(m[1]), to_u32(m[2])};
+}
+
+void read_syntax(std::string_view name, TileSyntax syntax, NameHints& h) {
+  const TileSyntaxRule& r = kSyntaxes[static_cast<std::size_t>(syntax)];
+  if (r.tile.empty()) return;
   const std::string n(name);
   std::smatch m;
+  if (!std::regex_search(n, m, std::regex{std::string(r.tile)})) return;
   TileHint t;
-  switch (syntax) {
-    case T::kNone: return std::nullopt;
-    case T::kNvjet:
-    case T::kCutlass2: {
-      static const std::regex re("_([0-9]+)x([0-9]+)_([0-9]+)x([0-9]+)(_|$)");
-      if (!std::regex_search(n, m, re)) return std::nullopt;
-      t = {to_u32(m[1]), to_u32(m[2]), to_u32(m[3]), to_u32(m[4])};
-      return t;
-    }
-    case T::kXmma: {
-      static const std::regex re("tilesize([0-9]+)x([0-9]+)x([0-9]+)");
-      static const std::regex st("_stage([0-9]+)");
-      if (!std::regex_search(n, m, re)) return std::nullopt;
-      t = {to_u32(m[1]), to_u32(m[2]), to_u32(m[3]), 0};
-      if (std::regex_search(n, m, st)) t.stages = to_u32(m[1]);
-      return t;
-    }
-    case T::kSgemm: {
-      static const std::regex re("_([0-9]+)x([0-9]+)_");
-      if (!std::regex_search(n, m, re)) return std::nullopt;
-      t = {to_u32(m[1]), to_u32(m[2]), 0, 0};
-      return t;
-    }
-  }
-  return std::nullopt;
+  t.m = to_u32(m[1]);
+  t.n = to_u32(m[2]);
+  if (m.size() > 3 && m[3].matched) t.k = to_u32(m[3]);
+  if (m.size() > 4 && m[4].matched && syntax != T::kXmma) t.stages = to_u32(m[4]);
+  if (!r.stages.empty() && std::regex_search(n, m, std::regex{std::string(r.stages)})) t.stages = to_u32(m[1]);
+  h.tile = t;
+  std::tie(h.warps_m, h.warps_n) = two(n, r.warps);
+  const auto [cx, cy] = two(n, r.cluster);
+  h.cluster = std::max<uint32_t>(1, cx * cy);
+  h.split_k = !r.split_k.empty() && std::regex_search(n, std::regex{std::string(r.split_k)});
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The GEMM view of the context's shape (docs/codegen.md "One kernel body, two dialects").
+struct View {
+  int64_t z = 1, m = 0, n = 0, k = 0;
+};
+std::optional<View> view_of(const ReferenceContext& ctx) {
+  if (ctx.gemm) return View{ctx.gemm->batch, ctx.gemm->m, ctx.gemm->n, ctx.gemm->k};
+  if (!ctx.conv) return std::nullopt;
+  const ConvShape& c = *ctx.conv;
+  if (c.groups <= 0 || c.stride[0] <= 0 || c.stride[1] <= 0) return std::nullopt;
+  const int64_t p = (c.h + 2 * c.pad[0] - c.dilation[0] * (c.r - 1) - 1) / c.stride[0] + 1;
+  const int64_t q = (c.w + 2 * c.pad[1] - c.dilation[1] * (c.s - 1) - 1) / c.stride[1] + 1;
+  return View{c.groups, c.k / c.groups, c.n * p * q, c.c / c.groups * c.r * c.s};
 }
 
 }  // namespace
+
+std::span<const TileSyntaxRule> tile_syntax_rules() { return kSyntaxes; }
+
+std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not) {
+  auto no = [&](std::string why) -> std::optional<LaunchFit> {
+    if (why_not) *why_not = std::move(why);
+    return std::nullopt;
+  };
+  const NameHints h = classify_kernel_name(ctx.kernel_name);
+  if (!h.tile || h.tile->m == 0 || h.tile->n == 0) return no("the name spells no tile");
+  const auto v = view_of(ctx);
+  if (!v || v->m <= 0 || v->n <= 0 || v->k <= 0 || v->z <= 0) return no("no GEMM or convolution shape");
+  const GridForm form = kSyntaxes[static_cast<std::size_t>(h.rule->tile)].grid;
+  const LaunchGeometry& l = ctx.launch;
+  const int64_t ctas = int64_t{l.grid[0]} * l.grid[1] * l.grid[2];
+  if (h.warps_m > 0 && int64_t{h.warps_m} * h.warps_n * 32 != l.block_size())
+    return no(fmt::format("warp layout {}x{} is {} threads, the launch has {}", h.warps_m, h.warps_n,
+                          h.warps_m * h.warps_n * 32, l.block_size()));
+  const TileHint& t = *h.tile;
+  const int64_t max_split = t.k > 0 ? cdiv(v->k, t.k) : 1;
+  for (const bool swap : {false, true}) {
+    const int64_t bm = swap ? t.n : t.m, bn = swap ? t.m : t.n;
+    const int64_t tiles = cdiv(v->m, bm) * cdiv(v->n, bn) * v->z;
+    for (int64_t s = 1; s <= max_split; ++s) {
+      const int64_t want = form == GridForm::kClusters ? cdiv(tiles * s, h.cluster) * h.cluster : tiles * s;
+      if (want > ctas) break;
+      if (want != ctas) continue;
+      LaunchFit f;
+      f.tile = t;
+      f.tile.m = static_cast<uint32_t>(bm);
+      f.tile.n = static_cast<uint32_t>(bn);
+      f.ctas_per_tile = static_cast<uint32_t>(s);
+      f.warps_m = swap ? h.warps_n : h.warps_m;
+      f.warps_n = swap ? h.warps_m : h.warps_n;
+      f.why = fmt::format("{} CTAs = {} tiles of {}x{} (M={} N={} batch {}){}{}", ctas, tiles / v->z, bm, bn, v->m,
+                          v->n, v->z, s > 1 ? fmt::format(" x {} along K", s) : "",
+                          form == GridForm::kClusters && h.cluster > 1
+                              ? fmt::format(", rounded up to clusters of {}", h.cluster) : "");
+      return f;
+    }
+  }
+  return no(fmt::format("{} CTAs match neither orientation of the {}x{} tile for M={} N={} batch {} (up to {} CTAs "
+                        "per tile along K)", ctas, t.m, t.n, v->m, v->n, v->z, max_split));
+}
 
 std::span<const KernelNameRule> kernel_name_rules() { return kRules; }
 
@@ -121,7 +197,7 @@ NameHints classify_kernel_name(std::string_view name) {
   for (std::size_t i = 0; i < kRules.size(); ++i) {
     if (std::regex_search(n, re[i])) {
       h.rule = &kRules[i];
-      h.tile = read_tile(name, kRules[i].tile);
+      read_syntax(name, kRules[i].tile, h);
       break;
     }
   }

@@ -288,8 +288,6 @@ std::optional<double> cell(const NcuKernel* k, std::string_view name) {
   return c ? c->value : std::nullopt;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
-
 }  // namespace
 
 std::string shape_string(const ReferenceContext& c) {
@@ -318,23 +316,6 @@ std::optional<DType> dtype_from_torch(std::string_view torch_type) {
   for (const auto& [n, t] : kTorchTypes)
     if (n == torch_type) return t;
   return std::nullopt;
-}
-
-bool tile_agrees(const TileHint& tile, const ReferenceContext& ctx) {
-  int64_t a = 0, b = 0;
-  if (ctx.gemm) {
-    a = ctx.gemm->m, b = ctx.gemm->n;
-  } else if (ctx.conv) {
-    const ConvShape& c = *ctx.conv;
-    const int64_t p = (c.h + 2 * c.pad[0] - c.dilation[0] * (c.r - 1) - 1) / c.stride[0] + 1;
-    const int64_t q = (c.w + 2 * c.pad[1] - c.dilation[1] * (c.s - 1) - 1) / c.stride[1] + 1;
-    a = c.n * p * q, b = c.k;
-  } else {
-    return false;
-  }
-  if (tile.m == 0 || tile.n == 0 || a <= 0 || b <= 0) return false;
-  const int64_t ctas = int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1];
-  return ctas == ceil_div(a, tile.m) * ceil_div(b, tile.n) || ctas == ceil_div(b, tile.m) * ceil_div(a, tile.n);
 }
 
 std::string op_signature(const TraceKernel& kernel) {
@@ -434,8 +415,8 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
       ctx.accumulator_type = DType::kFp16;  // fp16-accumulate HMMA family (§7.4)
   }
 
-  // Tile hint: only where the launch geometry agrees (paper §3.1).
-  if (hints.tile && tile_agrees(*hints.tile, ctx)) ctx.tile_hint = hints.tile;
+  // Tile hint: only where the launch geometry agrees (paper §3.1), oriented to the GEMM view.
+  if (const auto fit = launch_fit(ctx)) ctx.tile_hint = fit->tile;
   return ctx;
 }
 

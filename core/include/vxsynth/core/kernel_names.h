@@ -23,6 +23,14 @@ enum class TileSyntax : uint8_t {
   kSgemm,      ///< "ampere_sgemm_128x64_": TM×TN (§7.4)
 };
 
+/// How a family's launch grid relates to the CTA tile its name spells (paper §3.1: a tile read
+/// from a name is kept only where the launch agrees).
+enum class GridForm : uint8_t {
+  kNone,      ///< the name spells no tile
+  kTiles,     ///< one CTA per output tile and batch, times s CTAs per tile along K (split-K)
+  kClusters,  ///< nvjet: the same, rounded up to whole thread-block clusters (the "_4x1_" field)
+};
+
 /// What a kernel does for its framework op.
 enum class KernelRole : uint8_t {
   kMain,           ///< the op's GEMM/conv (or its only kernel)
@@ -52,8 +60,42 @@ struct KernelNameRule {
 struct NameHints {
   const KernelNameRule* rule = nullptr;  ///< nullptr when no family matches
   std::optional<TileHint> tile;
+  uint32_t warps_m = 0, warps_n = 0;  ///< warp layout ("warpsize2x2x1"); 0 when not spelled
+  uint32_t cluster = 1;               ///< CTAs per thread-block cluster ("_4x2_" after an nvjet tile)
+  bool split_k = false;               ///< the name says split-K ("_splitK_")
 };
 [[nodiscard]] NameHints classify_kernel_name(std::string_view name);
+
+/// One tile syntax: how the name spells the tile, the extras around it, and the grid form.
+/// THE tile-syntax table (one row per TileSyntax, in enum order).
+struct TileSyntaxRule {
+  TileSyntax syntax;
+  std::string_view tile;     ///< regex: groups 1..4 = TM, TN, TK, stages (absent groups read 0)
+  std::string_view stages;   ///< regex: group 1 = stages, where the tile regex has none ("" = none)
+  std::string_view warps;    ///< regex: groups 1, 2 = warps along M, N ("" = not spelled)
+  std::string_view cluster;  ///< regex: groups 1, 2 = cluster extents ("" = none)
+  std::string_view split_k;  ///< regex marking a split-K kernel ("" = none)
+  GridForm grid;
+  std::string_view source;
+};
+[[nodiscard]] std::span<const TileSyntaxRule> tile_syntax_rules();
+
+/// A name's tile where the measured launch agrees with it (paper §3.1), oriented to the GEMM view
+/// of the generator (docs/codegen.md: m along the output rows M — filters for a convolution —, n
+/// along N — N·P·Q for a convolution —, z the batch or groups).
+struct LaunchFit {
+  TileHint tile;              ///< oriented: tile.m along M
+  uint32_t ctas_per_tile = 1; ///< CTAs per output tile along K (split-K slices) the grid shows
+  uint32_t warps_m = 0, warps_n = 0;  ///< warp layout from the name, oriented like the tile (0 = none)
+  std::string why;            ///< how the launch agrees, for the record
+};
+
+/// The launch fit of `ctx`'s kernel name: its tile, when the grid's CTA count equals
+/// ⌈M/BM⌉·⌈N/BN⌉ (either orientation of the name's two extents; the name's order first) × batch × s,
+/// s ≥ 1 CTAs per tile along K (at most ⌈K/TK⌉ and at most one K stage of TK per slice), for
+/// kClusters rounded up to whole clusters, and the warp layout (if spelled) × 32 equals the block.
+/// nullopt with `why_not` set otherwise (no tile, no shape, or the launch disagrees).
+[[nodiscard]] std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not = nullptr);
 
 /// The kernel's function base name, as ncu's `--kernel-name-base function` prints it: template
 /// arguments (at any depth) and the parameter list removed, then the return type and every
