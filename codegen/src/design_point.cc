@@ -204,6 +204,11 @@ void validate(const DesignPoint& p) {
   if (!e.empty()) throw make_error("invalid design point {}:\n{}", slug(p), e);
 }
 
+bool m_tiles_fast(const DesignPoint& p) {
+  const GemmView g = gemm_view(p.fixed.op);
+  return g.m * g.k < g.k * g.n;
+}
+
 nlohmann::json to_json(const DesignPoint& p) {
   using nlohmann::json;
   const auto& op = p.fixed.op;
@@ -223,7 +228,7 @@ nlohmann::json to_json(const DesignPoint& p) {
   }
   json axes = json::object();
   for (const AxisInfo& row : kAxisTable) axes[std::string(row.key)] = row.to_json(p.axes);
-  return json{
+  json out{
       {"fixed",
        {{"engine", core::to_string(p.fixed.engine)},
         {"path", check::to_string(p.fixed.path)},
@@ -236,6 +241,8 @@ nlohmann::json to_json(const DesignPoint& p) {
         {"local_mem_bytes", p.vortex.local_mem_bytes}}},
       {"axes", axes},
   };
+  if (!p.seed_origin.empty()) out["seed_origin"] = p.seed_origin;
+  return out;
 }
 
 DesignPoint design_point_from_json(const nlohmann::json& j) {
@@ -283,6 +290,14 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
   const auto& ja = at(j, "axes", "");
   for (const AxisInfo& row : kAxisTable) {
     row.from_json(at(ja, row.key, "axes"), fmt::format("axes.{}", row.key), p.axes);
+  }
+  if (j.contains("seed_origin")) {
+    const auto& jo = j["seed_origin"];
+    if (!jo.is_object()) throw make_error("design point: field 'seed_origin' is not an object");
+    for (const auto& [k, v] : jo.items()) {
+      if (!v.is_string()) throw make_error("design point: field 'seed_origin.{}' is not a string", k);
+      p.seed_origin[k] = v.get<std::string>();
+    }
   }
   return p;
 }

@@ -138,6 +138,7 @@ Grids grids(const DesignPoint& p) {
   Grids gr;
   gr.gx = (g.n + p.axes.tile.n - 1) / p.axes.tile.n;
   gr.gy = (g.m + p.axes.tile.m - 1) / p.axes.tile.m;
+  if (m_tiles_fast(p)) std::swap(gr.gx, gr.gy);
   gr.gz = g.z * p.axes.split_k;
   const int64_t total = g.z * g.m * g.n;
   gr.epi_blocks = launches(p) == 2 ? (total + p.fixed.block_size - 1) / p.fixed.block_size : 0;
@@ -504,10 +505,17 @@ void emit_simt_epilogue(CodeWriter& w, const Plan& pl) {
 }  // namespace
 
 /// Block coordinates and this split's K range (axis split_k), uniform over the block.
-void emit_block_coords(CodeWriter& w) {
+void emit_block_coords(CodeWriter& w, const Plan& pl) {
   w.line("const int tid = (int)threadIdx.x;");
-  w.line("const int n0 = (int)blockIdx.x * BN;");
-  w.line("const int m0 = (int)blockIdx.y * BM;");
+  if (m_tiles_fast(*pl.p)) {
+    w.line("// Block order: M tiles along x, so consecutive blocks share a column panel of {} (the larger", pl.b_name);
+    w.line("// operand streams once while the smaller, {}, is re-read from L2).", pl.a_name);
+    w.line("const int m0 = (int)blockIdx.x * BM;");
+    w.line("const int n0 = (int)blockIdx.y * BN;");
+  } else {
+    w.line("const int n0 = (int)blockIdx.x * BN;");
+    w.line("const int m0 = (int)blockIdx.y * BM;");
+  }
   w.line("const int z = (int)blockIdx.z / SPLIT_K;");
   w.line("const int ks = (int)blockIdx.z - z * SPLIT_K;");
   w.line("// K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
@@ -543,7 +551,7 @@ void emit_gemm_body(CodeWriter& w, const Plan& pl) {
     emit_tc_gemm_body(w, pl);
     return;
   }
-  emit_block_coords(w);
+  emit_block_coords(w, pl);
   emit_simt_threads(w, pl);
   if (pl.p->axes.smem_stage) emit_smem(w, pl);
   emit_k_loop(w, pl);

@@ -46,7 +46,7 @@ void emit_device_helpers(CodeWriter& w, const Plan& pl);
 /// `vxs_index_a` / `vxs_index_b` for the operands that are filled with 16-byte vectors.
 void emit_vector_index_functions(CodeWriter& w, const Plan& pl);
 /// Block coordinates and this split's K range (axis split_k).
-void emit_block_coords(CodeWriter& w);
+void emit_block_coords(CodeWriter& w, const Plan& pl);
 /// Bias/activation and the store of output element (m, n) from the statement `value` (defines v).
 void emit_store(CodeWriter& w, const Plan& pl, const std::string& value);
 /// Tensor-core strategy: the GEMM kernel body (emit_tc.cc).

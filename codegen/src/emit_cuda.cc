@@ -232,7 +232,9 @@ void emit_launch_dims(CodeWriter& w, const Plan& pl) {
   if (pl.has_bias) w.line("if (bias == nullptr) return (int)cudaErrorInvalidValue;");
   if (pl.two_launch) w.line("if (ws == nullptr) return (int)cudaErrorInvalidValue;  // split-K / separate epilogue workspace");
   emit_vector_checks(w, pl);
-  w.line("const dim3 grid((unsigned)((d.N + BN - 1) / BN), (unsigned)((d.M + BM - 1) / BM), (unsigned)(d.Z * SPLIT_K));");
+  const std::string mt = "(unsigned)((d.M + BM - 1) / BM)", nt = "(unsigned)((d.N + BN - 1) / BN)";
+  const bool m_fast = m_tiles_fast(*pl.p);  // block order (emit_block_coords)
+  w.line("const dim3 grid({}, {}, (unsigned)(d.Z * SPLIT_K));", m_fast ? mt : nt, m_fast ? nt : mt);
   w.line("vxs_gemm_kernel<<<grid, BS, 0, stream>>>(A, B, bias, out, ws, d);");
   if (pl.two_launch) {
     w.line("const unsigned blocks = (unsigned)(((long long)d.Z * d.M * d.N + BS - 1) / BS);");

@@ -317,7 +317,7 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
 }
 
 void emit_tc_gemm_body(CodeWriter& w, const Plan& pl) {
-  emit_block_coords(w);
+  emit_block_coords(w, pl);
   emit_tc_smem(w, pl);
   emit_tc_accumulators(w, pl);
   if (pl.stages > 1) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "vxsynth/common/error.h"
+#include "vxsynth/core/kernel_names.h"
 
 namespace vxsynth::codegen {
 
@@ -125,10 +126,79 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
                    fixed.block_size, last);
 }
 
+namespace {
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Records where the seed's tile came from: the kernel name where the launch agreed and the
+/// tile is valid here, else the generator's candidate list (with the reason).
+void note_tile_origin(DesignPoint& p, const core::ReferenceContext& ctx, const std::optional<core::LaunchFit>& fit,
+                      const std::string& why_not) {
+  const auto& t = p.axes.tile;
+  const std::string rule = ctx.name_rule.empty() ? "kernel name" : "kernel name (rule " + ctx.name_rule + ")";
+  if (!fit) {
+    p.seed_origin["tile"] = fmt::format("generator's candidate list; no tile from the {}: {}", rule, why_not);
+    return;
+  }
+  const core::TileHint& h = fit->tile;
+  if (t.m == h.m && t.n == h.n) {
+    p.seed_origin["tile"] = fmt::format("BM x BN = {}x{} from the {}{}: {}", t.m, t.n, rule,
+                                        t.k == h.k ? fmt::format(", BK = {} too", t.k) : "", fit->why);
+  } else {
+    p.seed_origin["tile"] = fmt::format(
+        "generator's candidate list: the {}'s {}x{}x{} agrees with the launch ({}) but is not a valid design "
+        "point at block size {} with the Vortex target", rule, h.m, h.n, h.k, fit->why, p.fixed.block_size);
+  }
+  if (fit->warps_m > 0)
+    p.seed_origin["tile"] += fmt::format("; the name's warp layout {}x{} matches the block (the generator's warp "
+                                         "grid follows from the fragments)", fit->warps_m, fit->warps_n);
+  if (h.stages > 1 && p.axes.tensor_core.enabled)
+    p.seed_origin["prefetch"] = fmt::format("on: the name spells {} stages; the CUDA side keeps {} (as many as "
+                                            "48 KiB of shared memory hold, up to 4)", h.stages, cuda_tc_stages(p));
+}
+
+/// Split-K from the reference's grid (paper §3.1; docs/codegen.md "Seed"): the CTAs per tile
+/// along K that the launch fit shows, else, where the reference launched at least twice the
+/// seed's CTAs (and the kernel is the op's main kernel, not a helper), as many slices as bring the grid to the reference's, each slice at least two
+/// K stages (a judgement: a slice of one stage has nothing to pipeline).
+void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::optional<core::LaunchFit>& fit) {
+  const GemmView g = gemm_view(p.fixed.op);
+  const auto& t = p.axes.tile;
+  const int64_t ours = cdiv(g.m, t.m) * cdiv(g.n, t.n) * g.z;
+  const int64_t ref = int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
+  int64_t s = 1;
+  std::string why;
+  if (fit && fit->ctas_per_tile > 1) {
+    s = fit->ctas_per_tile;
+    why = fmt::format("{} CTAs per output tile along K in the reference launch ({})", s, fit->why);
+  } else if (!ctx.helper_kernel && ref >= 2 * ours) {  // a helper's grid is not a GEMM's
+    s = ref / ours;
+    why = fmt::format("the reference's grid as the target: {} CTAs vs the seed's {} tiles", ref, ours);
+  }
+  s = std::min<int64_t>(s, std::max<int64_t>(1, cdiv(g.k, t.k) / 2));
+  for (; s > 1; --s) {
+    DesignPoint q = p;
+    q.axes.split_k = static_cast<uint32_t>(s);
+    if (validation_errors(q).empty()) {
+      p = q;
+      p.seed_origin["split_k"] = fmt::format("{}: {}", s, why);
+      return;
+    }
+  }
+  if (!why.empty()) p.seed_origin["split_k"] = "1: no split-K design point is valid (" + why + ")";
+}
+
+}  // namespace
+
 DesignPoint seed_design_point(const core::ReferenceContext& ctx) {
   const FixedProperties f = fixed_properties(ctx);
+  std::string why_not;
+  const std::optional<core::LaunchFit> fit = core::launch_fit(ctx, &why_not);
   try {
-    return seed_design_point(f, ctx.tile_hint);
+    DesignPoint p = seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt);
+    note_tile_origin(p, ctx, fit, why_not);
+    seed_split_k(p, ctx, fit);
+    return p;
   } catch (const Error& e) {
     throw make_error("reference kernel '{}': {}", ctx.kernel_name, e.what());
   }

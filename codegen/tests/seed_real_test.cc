@@ -44,8 +44,39 @@ TEST_P(RealSeeds, EveryGemmOrConvHotKernelSeeds) {
     EXPECT_NO_THROW((void)emit_cuda(p)) << k.name;
     EXPECT_NO_THROW((void)emit_vortex(p)) << k.name;
     std::cout << "  " << GetParam() << " " << k.id << " " << check::describe(p.fixed.op) << " -> " << slug(p) << "\n";
+    for (const auto& [axis, why] : p.seed_origin) std::cout << "      " << axis << ": " << why << "\n";
   }
   EXPECT_GT(seeded, 0) << "no linear/matmul/conv hot kernel in " << dir;
+}
+
+// Which seed values come from the reference geometry (paper §3.1), on the shipped bundles: the
+// tile from the kernel name where the launch agrees and the tile is valid here ("name"), split-K
+// from the launch (CTAs per tile along K, or the reference's grid as the target).
+TEST(RealSeedOrigin, TileAndSplitKFromTheReferenceGeometry) {
+  struct Want {
+    const char* kernel;
+    bool tile_from_name;
+    uint32_t split_k;
+  };
+  const Want want[] = {
+      {"act/k1", true, 4},   {"act/k2", true, 1},   {"act/k3", true, 1},   {"act/k4", false, 16},
+      {"act/k5", true, 2},   {"diffusion_policy/k1", false, 1},              {"diffusion_policy/k2", false, 2},
+      {"diffusion_policy/k3", false, 1},            {"diffusion_policy/k4", false, 1},
+      {"diffusion_policy/k5", false, 1},            {"pi0/k1", true, 1},   {"pi0/k2", false, 1},
+      {"pi0/k3", true, 1},   {"pi0/k4", true, 1},   {"pi0/k5", true, 1},
+  };
+  for (const Want& w : want) {
+    const std::string id = w.kernel;
+    const std::string workload = id.substr(0, id.find('/'));
+    const auto b = core::read_bundle(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200" / workload / "bundle.json");
+    const DesignPoint p = seed_design_point(b.kernel(id.substr(id.find('/') + 1)).context);
+    ASSERT_TRUE(p.seed_origin.count("tile")) << id;
+    EXPECT_EQ(p.seed_origin.at("tile").rfind("BM x BN", 0) == 0, w.tile_from_name) << id << ": " << p.seed_origin.at("tile");
+    EXPECT_EQ(p.axes.split_k, w.split_k) << id;
+    EXPECT_EQ(p.seed_origin.count("split_k") > 0, w.split_k > 1) << id;
+    // The origin travels with the design point's JSON (the record's design).
+    EXPECT_EQ(design_point_from_json(to_json(p)).seed_origin, p.seed_origin) << id;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(H200, RealSeeds, ::testing::Values("act", "diffusion_policy", "pi0"));

@@ -87,6 +87,14 @@ int main(int argc, char** argv) {
           codegen::write_candidate(d, codegen::emit_cuda(p));
           codegen::write_candidate(d, codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n)));
           write_file_atomic(d / "point.json", codegen::to_json(p).dump(2));
+          // The reference's ncu duration and DRAM bytes (bench/tc/run_h200.sh NCU=1 compares with them).
+          std::string ref = "REF";
+          for (const auto& in : k.ncu_raw) {
+            if (in.value && (in.name == "gpu__time_duration.sum" || in.name == "dram__bytes_read.sum" ||
+                             in.name == "dram__bytes_write.sum"))
+              ref += fmt::format(" {}={:.0f}", in.name, *in.value);
+          }
+          write_file_atomic(d / "reference.txt", ref + "\n");
           ++n;
         }
       }

@@ -96,6 +96,10 @@ struct DesignPoint {
   FixedProperties fixed;
   VortexTarget vortex;
   Axes axes;
+  /// Where the seed's values came from (paper §3.1: reference geometry), axis key → one line, e.g.
+  /// "tile": "kernel name tilesize64x32x64: 160 CTAs = 80 tiles ..."; JSON `seed_origin` (written
+  /// when non-empty). Later revisions carry it unchanged: it describes revision 0.
+  std::map<std::string, std::string> seed_origin;
 };
 
 /// A row of the built-in agent's prior response map (paper §4.3 Fig. 4 and §4.4): the expected
@@ -190,6 +194,13 @@ struct GemmView {
 /// one is computed; 1 when two do not fit: the next stage is then prefetched into registers);
 /// without prefetch 1.
 [[nodiscard]] uint32_t cuda_tc_stages(const DesignPoint& p);
+
+/// Block order, decided by the shape (not an axis): true puts the M tiles on grid x, so that
+/// consecutive blocks share one B column panel and walk A, when A (z·M·K elements) is the smaller
+/// operand; false (N tiles on grid x) otherwise. Blocks run roughly in launch order, so the
+/// smaller operand is re-read from L2 (50 MB on the H200, NVIDIA H200 datasheet) while the larger
+/// streams from DRAM once (π0 k2: B is 67 MB, A 3.3 MB).
+[[nodiscard]] bool m_tiles_fast(const DesignPoint& p);
 /// Warp grid over a block's fragment grid: `m` x `n` warps, each owning (tiles_m/m) x (tiles_n/n)
 /// fragments. The most square per-warp tile (in elements, fragment `fm` x `fn`) among the
 /// factorizations of `warps` that divide the fragment grid; nullopt when none does.

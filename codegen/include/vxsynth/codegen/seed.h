@@ -18,11 +18,15 @@ namespace vxsynth::codegen {
 /// Seed design point: keeps the fixed properties and picks valid axis values:
 /// - Vortex target: warp width 8 for blocks ≤ 256 threads, 16 for ≤ 512, 32 above; enough warps
 ///   for one block per core (≥ 4, the SimX default); 1 core, 16 KiB local memory.
-/// - tile: the kernel-name tile hint when it is valid with the block size, else the first valid
+/// - tile: the kernel-name tile where the launch agrees (core::launch_fit, paper §3.1) and it is
+///   valid with the block size, else the first valid
 ///   of a fixed candidate list (64×64 first) not larger than needed for the shape; SIMT reg_tile
 ///   4×4, 2×2 or 1×1 so that (BM/TM)·(BN/TN) equals the block size; BK 8 (SIMT) or the least
 ///   common multiple of the CUDA and Vortex fragment depths (tensor core).
-/// - smem_stage on, prefetch/read_once off, lane_map contiguous, split_k 1, warp_rows 0,
+/// - split_k: the launch fit's CTAs per tile along K; else, for a main kernel launched with at
+///   least twice the seed's CTAs, the reference's grid as the target (each slice ≥ 2 K stages).
+/// - seed_origin: for tile, split_k (and prefetch on tensor-core paths) where the value came from.
+/// - smem_stage on, prefetch/read_once off, lane_map contiguous, warp_rows 0,
 ///   boundary guard; tensor_core on iff the engine class is tensor core (m16n16k8 for TF32,
 ///   m16n16k16 for BF16).
 /// - fused_act (paper §4.3, decided by the operator): linear/addmm keep the bias in the GEMM
