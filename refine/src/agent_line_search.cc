@@ -24,6 +24,9 @@ constexpr double kLaunchNs = 6000.0;           // per launch (the split-K reduce
 constexpr double kSimtFlopsPerBlock = 59.6e9;    // FLOP/s one resident block sustains, SIMT
 constexpr double kTensorFlopsPerBlock = 38.1e9;  // FLOP/s one resident block sustains, WMMA
 constexpr double kDramBytesPerS = 0.5e12;      // effective DRAM bandwidth of the candidates
+// L2 of the H200: 50 MB (NVIDIA H200 datasheet). An operand larger than it is re-read from DRAM
+// by every panel of blocks that walks it.
+constexpr double kL2Bytes = 50e6;
 // Weight of the traffic term against the time term in timing_distance.
 constexpr double kBytesWeight = 0.5;
 
@@ -60,6 +63,18 @@ std::optional<Gemm> gemm_of(const json& op) {
 
 double element_bytes(const std::string& path) { return path == "bf16" || path == "fp16" ? 2.0 : 4.0; }
 
+// DRAM bytes of the operands under the generator's block order (codegen m_tiles_fast,
+// docs/codegen.md "One kernel body, two dialects"): consecutive blocks share a panel of the larger
+// operand, which streams once; the smaller one is walked once per panel and comes from L2 unless it
+// does not fit there (then it is re-read from DRAM by each of the other dimension's tiles).
+double operand_bytes(const Gemm& g, int64_t bm, int64_t bn, double eb) {
+  const double a = eb * static_cast<double>(g.z * g.m * g.k), b = eb * static_cast<double>(g.z * g.k * g.n);
+  const bool m_fast = g.m * g.k < g.k * g.n;
+  const double walked = m_fast ? a : b, streamed = m_fast ? b : a;
+  const double panels = static_cast<double>(m_fast ? cdiv(g.n, bn) : cdiv(g.m, bm));
+  return streamed + (walked > kL2Bytes ? walked * panels : walked);
+}
+
 }  // namespace
 
 std::optional<TimeEstimate> estimate_time(const json& design) {
@@ -78,9 +93,8 @@ std::optional<TimeEstimate> estimate_time(const json& design) {
     const double waves = static_cast<double>(cdiv(e.blocks, kSms * per_sm));
     const double rate =
         fixed.at("engine").get<std::string>() == "tensor_core" ? kTensorFlopsPerBlock : kSimtFlopsPerBlock;
-    const double operands = static_cast<double>(g->z * (g->m * g->k + g->k * g->n));
     const double workspace = split > 1 ? 4.0 * static_cast<double>(g->z * g->m * g->n * split) : 0.0;
-    e.dram_bytes = element_bytes(fixed.at("path").get<std::string>()) * operands + workspace;
+    e.dram_bytes = operand_bytes(*g, bm, bn, element_bytes(fixed.at("path").get<std::string>())) + workspace;
     const double launches = split > 1 ? 2.0 : 1.0;
     e.time_ns = launches * kLaunchNs + 1e9 * std::max(e.dram_bytes / kDramBytesPerS, waves * block_flops / rate);
     return e;
