@@ -11,11 +11,38 @@
 
 namespace vxsynth::codegen {
 
+namespace {
+
+uint64_t round_up(int64_t v, uint64_t to) {
+  const uint64_t u = static_cast<uint64_t>(std::max<int64_t>(v, 1));
+  return (u + to - 1) / to * to;
+}
+
+}  // namespace
+
+uint64_t vxsim_design_macs(const DesignPoint& p) {
+  // Every block runs whole BM x BN x BK stages whatever part of its tile lies inside the operands
+  // (boundary guard or clamp): the work is that of the GEMM view rounded up to the tiles, each of
+  // the split_k slices running ceil(K tiles / split_k) stages.
+  const GemmView g = gemm_view(p.fixed.op);
+  const uint64_t bm = std::max(1u, p.axes.tile.m), bn = std::max(1u, p.axes.tile.n), bk = std::max(1u, p.axes.tile.k);
+  const uint64_t split = std::max(1u, p.axes.split_k);
+  const uint64_t k_tiles = round_up(g.k, bk) / bk;
+  const uint64_t k_run = split * ((k_tiles + split - 1) / split) * bk;
+  return static_cast<uint64_t>(std::max<int64_t>(g.z, 1)) * round_up(g.m, bm) * round_up(g.n, bn) * k_run;
+}
+
 uint64_t vxsim_instr_budget(const DesignPoint& p) {
-  constexpr uint64_t kThreadInstrsPerMac = 16;  // 4 × the most measured (docs/vxsim.md)
-  constexpr uint64_t kFixed = 50'000'000;
-  const auto macs = static_cast<uint64_t>(std::max<int64_t>(p.fixed.op.macs(), 0));
-  return kThreadInstrsPerMac * macs / std::max(1u, p.vortex.threads) + kFixed;
+  // Thread instructions per multiply-accumulate of the tile-rounded work: the small design points of
+  // codegen/tests/vortex_budget_test.cc execute 3.1-8.5, and up to 21.3 for a convolution without
+  // shared-memory staging (im2col index arithmetic per load; docs/vxsim.md "Budgets of generated
+  // kernels"); plus, per output element of every K slice, the split-K reduction and the epilogue.
+  constexpr uint64_t kThreadInstrsPerMac = 48;
+  constexpr uint64_t kThreadInstrsPerOutput = 256;
+  const GemmView g = gemm_view(p.fixed.op);
+  const uint64_t outputs = static_cast<uint64_t>(std::max<int64_t>(g.z * g.m * g.n, 1)) * std::max(1u, p.axes.split_k);
+  const uint64_t thread_instrs = kThreadInstrsPerMac * vxsim_design_macs(p) + kThreadInstrsPerOutput * outputs;
+  return thread_instrs / std::max(1u, p.vortex.threads) + kVxsimBudgetFixed;
 }
 
 double vxsim_time_limit_s(const DesignPoint& p, bool timing) {

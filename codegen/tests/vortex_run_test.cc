@@ -161,14 +161,26 @@ TEST(VxsimEnv, BudgetsFollowTheDesignsWork) {
   p.fixed.op.gemm.m = 816;
   p.fixed.op.gemm.n = 16384;
   p.fixed.op.gemm.k = 2048;
-  EXPECT_EQ(vxsim_instr_budget(p), 16ull * 816 * 16384 * 2048 / p.vortex.threads + 50'000'000);
+  const uint64_t macs = 816ull * 16384 * 2048;
+  EXPECT_GE(vxsim_design_macs(p), macs);  // whole block tiles: M = 816 rounds up to the tile
+  EXPECT_LE(vxsim_design_macs(p), macs + macs / 10);
+  EXPECT_EQ(vxsim_instr_budget(p),
+            (48 * vxsim_design_macs(p) + 256ull * 816 * 16384) / p.vortex.threads + kVxsimBudgetFixed);
   EXPECT_GT(vxsim_instr_budget(p), 2'000'000'000ull);
   EXPECT_GT(vxsim_time_limit_s(p, true), 10 * vxsim_time_limit_s(p, false) - 1);
   // ACT k4 (M=100 N=512 K=512): far below the fixed 2e9, so a runaway candidate stops soon.
   p.fixed.op.gemm.m = 100;
   p.fixed.op.gemm.n = 512;
   p.fixed.op.gemm.k = 512;
-  EXPECT_LT(vxsim_instr_budget(p), 200'000'000ull);
+  EXPECT_LT(vxsim_instr_budget(p), 400'000'000ull);
+  // Diffusion Policy's conv1d C=K=2048, 4 output positions, 5 taps: the GEMM view's N·Q = 4 columns
+  // run whole block tiles, so the kernel does tile.n / 4 times the op's MACs.
+  DesignPoint c = testing_points::seed(check::OpFamily::kConv1d, check::PrecisionPath::kTf32);
+  c.fixed.op.conv.n = 1; c.fixed.op.conv.c = 2048; c.fixed.op.conv.k = 2048; c.fixed.op.conv.w = 4;
+  c.fixed.op.conv.s = 5; c.fixed.op.conv.pad = {0, 2};
+  const GemmView g = gemm_view(c.fixed.op);
+  EXPECT_EQ(vxsim_design_macs(c) / static_cast<uint64_t>(g.z * g.m * g.k),
+            (static_cast<uint64_t>(g.n) + c.axes.tile.n - 1) / c.axes.tile.n * c.axes.tile.n);
 }
 
 std::vector<testing_points::Case> fp32_cases() {

@@ -24,9 +24,16 @@ namespace vxsynth::codegen {
 /// vxsim_instr_budget(p), VXSIM_TIME_LIMIT = vxsim_time_limit_s(p, timing).
 [[nodiscard]] std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing);
 
-/// Warp-instruction budget of one run of `p`'s Vortex candidate: 16 thread instructions per
-/// multiply-accumulate of the op (the generated kernels execute 3.0–3.8, docs/vxsim.md), over the
-/// target's threads per warp, plus 5·10^7 for startup, split-K reduction and epilogue.
+/// Multiply-accumulates `p`'s Vortex kernel executes: the GEMM view rounded up to whole block tiles
+/// (a block runs whole BM x BN x BK stages whatever part of its tile lies inside the operands: a
+/// conv1d with N·Q = 4 output columns runs a 32- or 64-wide tile) and the split-K slices' stages.
+[[nodiscard]] uint64_t vxsim_design_macs(const DesignPoint& p);
+/// Fixed part of the budget: startup, spawn and the host-side launch sequence (warp instructions).
+inline constexpr uint64_t kVxsimBudgetFixed = 50'000'000;
+/// Warp-instruction budget of one run of `p`'s Vortex candidate: 48 thread instructions per
+/// multiply-accumulate of vxsim_design_macs(p) and 256 per output element of every K slice
+/// (split-K reduction, epilogue), over the target's threads per warp, plus kVxsimBudgetFixed.
+/// Margins: codegen/tests/vortex_budget_test.cc (docs/vxsim.md "Budgets of generated kernels").
 [[nodiscard]] uint64_t vxsim_instr_budget(const DesignPoint& p);
 /// Wall-clock limit of that run: the budget at 3·10^5 warp instructions per second in timing mode
 /// (3·10^6 functional), at least 60 s — ten times slower than vxsim runs on a loaded machine, so
