@@ -8,6 +8,7 @@
 #include "format.h"
 #include "subcommands.h"
 #include "vxsynth/common/error.h"
+#include "vxsynth/refine/order.h"
 #include "vxsynth/suite/suite.h"
 
 namespace vxsynth::cli {
@@ -42,6 +43,18 @@ std::string executor_help() {
   return s;
 }
 
+std::vector<std::string> order_keys() {
+  std::vector<std::string> k;
+  for (const refine::OrderInfo& r : refine::order_table()) k.emplace_back(r.key);
+  return k;
+}
+
+std::string order_help() {
+  std::string s = "reconstruct's refinement order with --profile ncu:";
+  for (const refine::OrderInfo& r : refine::order_table()) s += fmt::format(" {} ({});", r.key, r.what);
+  return s;
+}
+
 }  // namespace
 
 Runner setup_suite_build(CLI::App& app) {
@@ -60,6 +73,7 @@ Runner setup_suite_build(CLI::App& app) {
       ->check(CLI::IsMember({"ncu", "vxsim"}));
   app.add_option("--agent", o->plan.agent, "reconstruct's agent (builtin, line-search, cmd:\"…\")")->capture_default_str();
   app.add_option("--seed", o->plan.seed, "reconstruct's seed")->capture_default_str();
+  app.add_option("--order", o->plan.order, order_help())->capture_default_str()->check(CLI::IsMember(order_keys()));
   app.add_option("--kernel", o->plan.only, "build only WORKLOAD:KERNEL (repeatable), e.g. act:k4");
   app.add_option("-j,--jobs", o->exec.parallel, "kernels reconstructed at once")->capture_default_str()
       ->check(CLI::Range(1, 4096));
@@ -73,6 +87,9 @@ Runner setup_suite_build(CLI::App& app) {
   add_tool_options(app, *t);
   app.footer("Exit status: 0 every benchmark built; 1 some kernel failed (suite.json and SUITE.md say why); 2 error.");
   return [o, t, bundles, out] {
+    if (o->plan.order != "cuda-first" && o->plan.profile != "ncu")
+      throw make_error("--order {}: an order of the ncu backend (--profile ncu); --profile {} scores vxsim counters",
+                       o->plan.order, o->plan.profile);
     suite::BuildOptions b = *o;
     for (const std::string& f : *bundles) b.bundles.emplace_back(f);
     b.out = *out;
@@ -104,6 +121,14 @@ Runner setup_suite_check(CLI::App& app) {
   app.add_option("suite", *dir, "suite directory")->required();
   app.footer("Exit status: 0 no problem; 1 problems (each printed with the file it concerns); 2 error.");
   return [dir] { return suite::check_suite(*dir); };
+}
+
+Runner setup_suite_export(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  app.add_option("suite", *dir, "collected suite directory")->required();
+  app.add_option("-o,--output", *out, "new or empty directory to copy it to")->required();
+  return [dir, out] { return suite::export_suite(*dir, *out); };
 }
 
 Runner setup_suite_run(CLI::App& app) {

@@ -27,6 +27,8 @@ constexpr Subcommand kSubcommands[] = {
     {"suite collect", "Index a suite's built benchmarks: suite.json, SUITE.md, validation tensors, Makefile, manifest",
      &setup_suite_collect},
     {"suite check", "Check a suite: schema, manifest hashes, benchmark files, validation tensors", &setup_suite_check},
+    {"suite export", "Copy what a repository keeps of a suite (manifest files, measurements) to a new directory",
+     &setup_suite_export},
     {"suite run", "Build and run every benchmark of a suite on vxsim; PASSED, output check, cycles, IPC, D to a CSV",
      &setup_suite_run},
 #endif

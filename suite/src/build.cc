@@ -1,4 +1,5 @@
 // suite build and suite job (docs/suite.md "Build", "Resume").
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 
@@ -101,9 +102,15 @@ int build(const BuildOptions& opts, const Tools& tools) {
   write_references(o.out, plan);
   write_gpu_lock(state, tools.ncu);
 
+  // Longest expected first (the op's multiply-accumulates; ties in plan order), so that the kernels
+  // that take longest start at once and the short ones fill the slots they leave.
+  std::vector<json> order(plan["benchmarks"].begin(), plan["benchmarks"].end());
+  std::stable_sort(order.begin(), order.end(), [](const json& a, const json& b) {
+    return a.value("macs", int64_t{0}) > b.value("macs", int64_t{0});
+  });
   std::vector<Job> jobs;
   size_t done = 0;
-  for (const json& b : plan["benchmarks"]) {
+  for (const json& b : order) {
     const std::string name = b["name"].get<std::string>();
     if (benchmark_complete(o.out / name)) {
       ++done;
@@ -151,7 +158,8 @@ int job(const fs::path& suite_dir, const std::string& name, const Tools& tools, 
                                 std::to_string(o["seed"].get<uint64_t>()), "-o", bench.string(), "--sdk",
                                 tools.sdk.string(), "--build-timeout", fmt::format("{}", build_timeout_s),
                                 "--run-timeout", fmt::format("{}", run_timeout_s)};
-  if (o["profile"] == "ncu") argv.insert(argv.end(), {"--ncu", (state / kNcuWrapper).string()});
+  if (o["profile"] == "ncu")
+    argv.insert(argv.end(), {"--ncu", (state / kNcuWrapper).string(), "--order", o.value("order", "cuda-first")});
   if (resume) argv.push_back("--resume");
   ProcessOptions po{7 * 24 * 3600.0};
   po.max_output = size_t{4} << 20;

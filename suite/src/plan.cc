@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "vxsynth/check/op_spec.h"
 #include "vxsynth/check/precision.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
@@ -26,6 +27,16 @@ std::string platform_of(const core::ReferenceBundle& b, const json& raw) {
 
 std::string precision_of(const core::ReferenceContext& c) {
   return std::string(check::to_string(check::precision_path_for(c.operand_type, c.engine)));
+}
+
+// Multiply-accumulates of one launch of the kernel's op (0 when the context names no shape): the
+// executors start the largest kernels first (docs/suite.md "Build, jobs, resume").
+int64_t op_macs(const core::ReferenceContext& c) {
+  try {
+    return check::op_spec_from_context(c).macs();
+  } catch (const Error&) {
+    return 0;
+  }
 }
 
 // What the selection makes of a kernel before the top-N cut and the repeat check.
@@ -81,7 +92,8 @@ json select_bundle(const core::ReferenceBundle& b, const json& bundle_entry, con
                                       {"workload", workload},
                                       {"platform", platform},
                                       {"bundle", bundle_entry["file"]},
-                                      {"kernel_id", k.id}});
+                                      {"kernel_id", k.id},
+                                      {"macs", op_macs(k.context)}});
       }
     }
     row["role"] = to_string(role);
@@ -170,7 +182,7 @@ json make_plan(const std::vector<fs::path>& bundle_files, const PlanOptions& o) 
               {"version", kPlanVersion},
               {"options",
                {{"top", o.top}, {"budget", o.budget}, {"profile", o.profile}, {"agent", o.agent}, {"seed", o.seed},
-                {"only", only}}},
+                {"order", o.order}, {"only", only}}},
               {"bundles", bundles},
               {"workloads", workloads},
               {"benchmarks", sel.benchmarks}};

@@ -1,6 +1,7 @@
 // Kernel selection on the shipped H200 bundles (docs/suite.md "Selection").
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,19 @@ fs::path renamed_copy(const fs::path& bundle, const std::string& workload) {
   const fs::path p = fs::temp_directory_path() / ("vxsuite_plan_" + workload + ".json");
   write_file_atomic(p, b.dump(1));
   return p;
+}
+
+// The executors start the largest kernels first: every benchmark carries its op's MACs per launch.
+TEST(SuitePlan, BenchmarksCarryTheirOpsWorkAndTheOrder) {
+  PlanOptions o;
+  o.order = "vortex-first";
+  const json plan = make_plan(shipped(), o);
+  EXPECT_EQ(plan["options"]["order"], "vortex-first");
+  std::map<std::string, int64_t> macs;
+  for (const json& b : plan["benchmarks"]) macs[b["name"]] = b["macs"].get<int64_t>();
+  EXPECT_EQ(macs.at("pi0-k2"), int64_t{816} * 16384 * 2048);
+  EXPECT_EQ(macs.at("act-k4"), int64_t{100} * 512 * 512);
+  for (const auto& [name, m] : macs) EXPECT_LE(m, macs.at("pi0-k2")) << name;
 }
 
 TEST(SuitePlan, OperatorKernelsOfTheShippedBundlesHelpersCountedNotBuilt) {

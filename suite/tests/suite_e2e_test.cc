@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -170,6 +171,56 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
                                         "--csv", (dir / "redraw.csv").string()});
   EXPECT_EQ(redraw.exit_code, 0) << redraw.output;
   EXPECT_EQ(vxsynth({"suite", "check", suite.string()}).exit_code, 0);
+
+  // What a repository keeps (suite export, what scripts/device-suite.sh archives): checked and run
+  // from the copy alone, with no tensors, work directories' sources or build outputs in it.
+  const fs::path kept = dir / "committed";
+  const ProcessResult ex = vxsynth({"suite", "export", suite.string(), "-o", kept.string()});
+  ASSERT_EQ(ex.exit_code, 0) << ex.output;
+  EXPECT_EQ(vxsynth({"suite", "export", suite.string(), "-o", kept.string()}).exit_code, 2);  // never over a copy
+  const std::set<std::string> measurements{"ncu_raw.csv", "ncu.log", "run.log", "self_check.log", "run_timing.log"};
+  for (const auto& f : fs::recursive_directory_iterator(kept)) {
+    if (!f.is_regular_file()) continue;
+    EXPECT_NE(f.path().extension(), ".bin") << f.path();
+    EXPECT_NE(f.path().extension(), ".elf") << f.path();
+    if (f.path().string().find("/work/") != std::string::npos) {
+      EXPECT_TRUE(measurements.count(f.path().filename().string())) << f.path();
+    }
+  }
+  EXPECT_TRUE(fs::exists(kept / "act8-k4" / "work" / "revisions" / "r0000" / "run.log"));
+  const ProcessResult kc = vxsynth({"suite", "check", kept.string()});
+  EXPECT_EQ(kc.exit_code, 0) << kc.output;
+  const ProcessResult kr = vxsynth({"suite", "run", kept.string(), "--benchmark", "act8-k4", "--sdk", VXSYNTH_SDK_DIR});
+  EXPECT_EQ(kr.exit_code, 0) << kr.output;
+  write_file_atomic(kept / "act8-k4" / "summary.md", "edited\n");
+  expect_check_reports(kept, "summary.md: modified");
+}
+
+// Every suite committed under data/suite passes `suite check` from the checkout alone.
+TEST(SuiteEndToEnd, CommittedSuitesCheck) {
+  const fs::path root = kSource / "data" / "suite";
+  int checked = 0;
+  if (fs::is_directory(root))
+    for (const auto& d : fs::directory_iterator(root))
+      if (fs::exists(d.path() / "suite.json")) {
+        const ProcessResult c = vxsynth({"suite", "check", d.path().string()});
+        EXPECT_EQ(c.exit_code, 0) << c.output;
+        ++checked;
+      }
+  if (checked == 0) GTEST_SKIP() << "no suite committed under " << root;
+}
+
+// --order is reconstruct's, for the ncu backend only.
+TEST(SuiteEndToEnd, OrderNeedsTheNcuBackend) {
+  const fs::path dir = fresh_dir("vxsuite_order");
+  const ProcessResult r = vxsynth({"suite", "build", (kRefs / "act" / "bundle.json").string(), "-o",
+                                   (dir / "s").string(), "--profile", "vxsim", "--order", "vortex-first", "--sdk",
+                                   VXSYNTH_SDK_DIR});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--order vortex-first: an order of the ncu backend"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "s"));
+  EXPECT_EQ(vxsynth({"suite", "build", (kRefs / "act" / "bundle.json").string(), "-o", (dir / "t").string(),
+                     "--order", "sideways", "--sdk", VXSYNTH_SDK_DIR}).exit_code, 2);
 }
 
 TEST(SuiteEndToEnd, RefusesADirectoryThatIsNotASuite) {

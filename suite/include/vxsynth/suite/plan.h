@@ -40,6 +40,7 @@ struct PlanOptions {
   std::string profile = "vxsim";    ///< reconstruct --profile
   std::string agent = "builtin";    ///< reconstruct --agent
   uint64_t seed = 1;                ///< reconstruct --seed
+  std::string order = "cuda-first"; ///< reconstruct --order with --profile ncu (refine/order.h)
   /// Restrict the build to these WORKLOAD:KERNEL pairs (empty: every selected kernel).
   std::vector<std::string> only;
 };
@@ -47,7 +48,8 @@ struct PlanOptions {
 /// Reads every bundle (core's reader: every field validated), classifies its kernels with the
 /// bundle's context (op, helper_kernel from core's kernel-name rules), selects per bundle the top
 /// `top` operator kernels that have a signature, drops repeats of the same (platform, kernel name,
-/// op, shape, precision path) across bundles, and returns the plan as JSON (schema
+/// op, shape, precision path) across bundles (each benchmark with `macs`, the op's
+/// multiply-accumulates per launch), and returns the plan as JSON (schema
 /// vxsynth.suite-plan v1; docs/suite.md). `bundle_files` are the paths as given; `copies` the
 /// paths, relative to the suite, that the bundles are copied to (references/<workload>.json).
 /// Throws vxsynth::Error for an unreadable bundle, two bundles of the same workload and platform,

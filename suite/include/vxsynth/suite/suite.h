@@ -63,6 +63,14 @@ int collect(const std::filesystem::path& suite_dir);
 /// file; returns 0 when there is none, else 1.
 int check_suite(const std::filesystem::path& suite_dir);
 
+/// Copies what a repository keeps of a collected suite into the new or empty directory `out`
+/// (docs/suite.md "A suite to commit"): every file of the manifest (each SHA-256 verified) and the
+/// manifest, each revision's measurements (ncu CSV and log, Vortex run logs) and the job records;
+/// no tensors, generated revision sources, build outputs or ncu reports. `suite check` and `suite
+/// run` work on the copy. Returns 0; throws vxsynth::Error for a suite without a manifest, a
+/// manifest file missing or modified, or an `out` that is not new or empty.
+int export_suite(const std::filesystem::path& suite_dir, const std::filesystem::path& out);
+
 struct RunOptions {
   std::filesystem::path suite;
   std::vector<std::string> set;   ///< timing-model overrides key=value (VXSIM_SET)

@@ -1,0 +1,89 @@
+// suite export (docs/suite.md "A suite to commit"): the files of a suite that a repository keeps.
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "suite_files.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/suite/suite.h"
+
+namespace vxsynth::suite {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// Measurement files of a revision work directory (<bench>/work/revisions/rNNNN/…) kept beside the
+/// manifest's files: ncu's CSV and log, the Vortex run and self-check logs. Generated sources,
+/// build outputs, tensors, ncu reports and harness copies are left out (the record pins the
+/// sources: docs/reconstruct.md "Evidence as data").
+constexpr const char* kRevisionFiles[] = {"cuda/ncu_raw.csv", "cuda/ncu.log", "run.log", "self_check.log",
+                                          "run_timing.log"};
+/// Larger measurement files are left out (a log of a runaway kernel; the CSV of one launch is ~10 KB).
+constexpr std::uintmax_t kMaxRevisionFile = 256 * 1024;
+
+void copy_one(const fs::path& from, const fs::path& to) {
+  fs::create_directories(to.parent_path());
+  fs::copy_file(from, to, fs::copy_options::none);
+}
+
+/// Relative paths of the kept revision files and job records.
+std::vector<std::string> measurement_files(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& b : fs::directory_iterator(dir)) {
+    const fs::path revs = b.path() / "work" / "revisions";
+    if (!b.is_directory() || !fs::is_directory(revs)) continue;
+    for (const auto& r : fs::directory_iterator(revs))
+      for (const char* f : kRevisionFiles)
+        if (fs::is_regular_file(r.path() / f) && fs::file_size(r.path() / f) <= kMaxRevisionFile)
+          out.push_back((r.path() / f).lexically_relative(dir).generic_string());
+  }
+  for (const char* sub : {"jobs", "logs"}) {
+    const fs::path s = dir / kStateDir / sub;
+    if (!fs::is_directory(s)) continue;
+    for (const auto& e : fs::directory_iterator(s))
+      if (e.is_regular_file() && fs::file_size(e.path()) <= kMaxRevisionFile)
+        out.push_back(e.path().lexically_relative(dir).generic_string());
+  }
+  return out;
+}
+
+}  // namespace
+
+int export_suite(const fs::path& suite_dir, const fs::path& out_dir) {
+  const fs::path dir = suite_path(suite_dir), out = suite_path(out_dir);
+  if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+    throw make_error("suite export -o {}: exists and is not an empty directory; vxsynth never writes over it",
+                     out.string());
+  const fs::path manifest = dir / kManifestFile;
+  if (!fs::is_regular_file(manifest))
+    throw make_error("{}: missing: collect the suite first (vxsynth suite collect {})", manifest.string(),
+                     dir.string());
+  const json m = json::parse(read_file(manifest), nullptr, false);
+  if (m.is_discarded() || !m.contains("files") || !m["files"].is_object())
+    throw make_error("{}: not a manifest (no 'files' object)", manifest.string());
+  std::vector<std::string> files{kManifestFile};
+  for (const auto& [rel, sha] : m["files"].items()) {
+    if (!fs::is_regular_file(dir / rel)) throw make_error("{}: listed in the manifest, missing", (dir / rel).string());
+    if (sha256_file(dir / rel) != sha)
+      throw make_error("{}: modified since the suite was collected (SHA-256 differs from the manifest)",
+                       (dir / rel).string());
+    files.push_back(rel);
+  }
+  const std::vector<std::string> extra = measurement_files(dir);
+  files.insert(files.end(), extra.begin(), extra.end());
+  std::uintmax_t bytes = 0;
+  for (const std::string& rel : files) {
+    copy_one(dir / rel, out / rel);
+    bytes += fs::file_size(out / rel);
+  }
+  std::cout << fmt::format("[suite] export: {} files ({:.1f} MB; {} in the manifest, {} measurements and job "
+                           "records) to {}\n",
+                           files.size(), static_cast<double>(bytes) / 1e6, m["files"].size() + 1, extra.size(),
+                           out.string());
+  return 0;
+}
+
+}  // namespace vxsynth::suite
