@@ -12,8 +12,11 @@ python3 "$(dirname "$0")/edit.py" vortex/kernel.cpp replace 'int main()' 'static
   constexpr vxs_dims_t d = VXS_DIMS;
   const int lane = (int)threadIdx.x % WARP;
   const int rounds = (int)threadIdx.x < WARP ? BM * BN / WARP : 0;  // warp-uniform
-  const int n0 = (int)blockIdx.x * BN;
-  const int m0 = (int)blockIdx.y * BM;
+  // The tile of the block from its linear id over grid x and y, whichever axis holds M.
+  const int tiles_n = (d.N + BN - 1) / BN;
+  const int b = (int)blockIdx.x + (int)blockIdx.y * (int)gridDim.x;
+  const int n0 = (b % tiles_n) * BN;
+  const int m0 = (b / tiles_n) * BM;
   for (int r = 0; r < rounds; ++r) {
     const int e = lane + r * WARP;
     const int m = m0 + e / BN;
