@@ -17,7 +17,8 @@ status=0
 # 1. No pointer outside the repository (the notes' file names are assembled so this file does not
 #    match itself).
 notes="signature-and-tolerances|vortex-2x|ncu-and-torch|robotics-workloads|style-and-lessons"
-pattern="shared/docs|\.\./shared|(${notes})\.md"
+sh="shared"
+pattern="${sh}/docs|\.\./${sh}|(${notes})\.md"
 found=$(printf '%s\n' "$files" | grep -vx "$self" | tr '\n' '\0' | xargs -0 grep -InE "$pattern" 2>/dev/null)
 if [ -n "$found" ]; then
   echo "references to files outside the repository (state the fact in docs/ and cite that):"
