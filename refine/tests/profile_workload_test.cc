@@ -158,21 +158,33 @@ TEST(WorkloadProfiler, RejectsARunWhoseDispatchCountsDifferFromTheReference) {
   fs::remove_all(dir);
 }
 
-// The H200 evidence of data/evidence/h200/swap-2026-12-01 (docs/reconstruct.md "In the workload"):
-// every D follows from its ncu CSV; in-workload runs routed the reference's launches per step;
-// the same kernel and design measured in the workload and standalone differ by less than δ.
+// The H200 evidence of data/evidence/h200/swap-2026-12-01 (linear, conv2d) and
+// swap-bmm-conv1d-2026-12-02 (bmm, conv1d), docs/reconstruct.md "In the workload": every D follows
+// from its ncu CSV; in-workload runs routed the reference's launches per step; the same kernel and
+// design measured in the workload and standalone differ by less than δ.
+struct SwapEvidenceRun {
+  const char* dir;
+  const char* workload;
+  const char* kernel;
+};
+
 TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
-  const fs::path runs = kSrc / "data/evidence/h200/swap-2026-12-01/runs";
-  const core::ReferenceBundle b = core::read_bundle(kSrc / "data/references/h200/act/bundle.json");
-  std::map<std::string, double> seed_d;
-  for (const std::string kernel : {"k4", "k5"}) {
+  const SwapEvidenceRun runs_of[] = {{"swap-2026-12-01", "act", "k4"},
+                                     {"swap-2026-12-01", "act", "k5"},
+                                     {"swap-bmm-conv1d-2026-12-02", "pi0", "k1"},
+                                     {"swap-bmm-conv1d-2026-12-02", "diffusion_policy", "k2"}};
+  for (const SwapEvidenceRun& ev : runs_of) {
+    const fs::path runs = kSrc / "data/evidence/h200" / ev.dir / "runs";
+    const core::ReferenceBundle b =
+        core::read_bundle(kSrc / "data/references/h200" / ev.workload / "bundle.json");
     const core::BundleKernel* k = nullptr;
     for (const auto& bk : b.kernels)
-      if (bk.id == kernel) k = &bk;
+      if (bk.id == ev.kernel) k = &bk;
     ASSERT_NE(k, nullptr);
+    std::map<std::string, std::map<int, double>> d_of;  // where → revision → D from the CSV
     for (const std::string where : {"workload", "standalone"}) {
-      SCOPED_TRACE(kernel + " " + where);
-      const fs::path run = runs / ("act-" + kernel + "-" + where);
+      SCOPED_TRACE(fmt::format("{} {} {}", ev.workload, ev.kernel, where));
+      const fs::path run = runs / fmt::format("{}-{}-{}", ev.workload, ev.kernel, where);
       const RecordRead rec = read_record(run / "record.jsonl", false);
       ASSERT_FALSE(rec.entries.empty());
       for (const RevisionEntry& e : rec.entries) {
@@ -188,10 +200,15 @@ TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
         if (e.d) {
           EXPECT_NEAR(*d.d_value, *e.d, 1e-9);
         }
-        if (e.revision == 0) seed_d[kernel + where] = *d.d_value;
+        d_of[where][e.revision] = *d.d_value;
       }
     }
-    EXPECT_LT(std::abs(seed_d[kernel + "workload"] - seed_d[kernel + "standalone"]), kRetainMargin);
+    // Every revision both runs made (same seed, same agent: the same design point).
+    for (const auto& [revision, d_workload] : d_of["workload"]) {
+      if (!d_of["standalone"].contains(revision)) continue;
+      EXPECT_LT(std::abs(d_workload - d_of["standalone"][revision]), kRetainMargin)
+          << ev.workload << " " << ev.kernel << " r" << revision;
+    }
   }
 }
 
