@@ -52,17 +52,26 @@ fs::path default_python_dir() {
 #endif
 }
 
+// A standalone run's source-output check compares with the PyTorch op on the GPU when python has
+// torch with CUDA and vxsynth_torch, else with float64 (the reason goes into every record).
+void add_framework_op(refine::NcuBackendOptions& n, const Options& o) {
+  refine::FrameworkOpSetup f{o.python, o.python_dir.empty() ? default_python_dir() : fs::path(o.python_dir)};
+  n.framework_op_reason = refine::probe_framework_op_python(f);
+  if (n.framework_op_reason.empty()) n.framework_op = std::move(f);
+}
+
 // Where the ncu backend profiles (docs/reconstruct.md "In the workload"): inside the workload the
 // bundle was captured from when it names one and python3 has torch with a GPU (auto, workload),
 // else a standalone launch with the reason recorded (auto, standalone). `--profile-in workload`
 // that cannot be honoured is an error before anything is written.
 refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBundle& bundle, const std::string& kernel,
                                       const fs::path& sdk) {
-  refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}};
+  refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}, std::nullopt, {}};
   if (o.profile_in != "auto" && o.profile_in != "workload" && o.profile_in != "standalone")
     throw make_error("--profile-in: '{}' must be auto, workload or standalone", o.profile_in);
   if (o.profile_in == "standalone") {
     n.standalone_reason = "--profile-in standalone";
+    add_framework_op(n, o);
     return n;
   }
   std::string why;
@@ -78,6 +87,7 @@ refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBun
   if (o.profile_in == "workload") throw make_error("--profile-in workload: {}", why);
   n.standalone_reason = "no workload to profile in: " + why;
   std::cout << "[reconstruct] profiling standalone: " << n.standalone_reason << "\n";
+  add_framework_op(n, o);
   return n;
 }
 

@@ -36,7 +36,7 @@ class NcuBackend : public ProfileBackend {
     versions_["ncu"] = tool_version({o.ncu, "--version"});
     const CudaTools tools{nvcc_, o.ncu, o.gpu_arch};
     profiler_ = o.workload ? make_workload_profiler(tools, *o.workload)
-                           : make_standalone_profiler(tools, o.standalone_reason);
+                           : make_standalone_profiler(tools, o.standalone_reason, o.framework_op, o.framework_op_reason);
   }
 
   std::string name() const override { return "ncu"; }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "candidate_steps.h"
 #include "vxsynth/core/metrics.h"
 #include "vxsynth/core/ncu_import.h"
@@ -45,9 +47,26 @@ class CudaProfiler {
 };
 
 // Standalone launch at the profiled shape; `why` (non-empty) is recorded as the fallback reason.
-[[nodiscard]] std::unique_ptr<CudaProfiler> make_standalone_profiler(const CudaTools& tools, std::string why);
+// The source-output check compares with `framework_op` (the PyTorch op on the GPU) when given,
+// else with the float64 CPU reference, recording `framework_why_not`.
+[[nodiscard]] std::unique_ptr<CudaProfiler> make_standalone_profiler(const CudaTools& tools, std::string why,
+                                                                     std::optional<FrameworkOpSetup> framework_op,
+                                                                     std::string framework_why_not);
 // Inside the workload the reference was captured from.
 [[nodiscard]] std::unique_ptr<CudaProfiler> make_workload_profiler(const CudaTools& tools, WorkloadSetup setup);
+
+// ---- the source-output check against the PyTorch op (framework_op.cc)
+// check's operator as the JSON the Python side reads (swap_spec.json, op_reference_spec.json).
+[[nodiscard]] nlohmann::json op_spec_json(const check::OpSpec& op);
+// The candidate's output `cuda_out` on the sampled inputs of `data` against the original PyTorch
+// op on the same inputs (python -m vxsynth_torch.op_reference, spec written to
+// `cuda_dir`/op_reference_spec.json), with the path's source-output tolerance. nullopt when the op
+// did not run, with the reason in `why_not`.
+[[nodiscard]] std::optional<CheckOutcome> framework_op_check(const FrameworkOpSetup& setup,
+                                                             const std::filesystem::path& cuda_dir,
+                                                             const CandidateData& data,
+                                                             const std::vector<double>& cuda_out,
+                                                             std::string& why_not);
 
 // ---- ncu steps both profilers use
 // The --metrics list of the architecture's metric table (comma-separated).

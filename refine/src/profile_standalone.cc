@@ -2,7 +2,9 @@
 // a workload): the candidate compiled with codegen's standalone launcher, launched once at the
 // profiled shape under Nsight Compute with the reference's collection settings (clock control
 // none, caches flushed); the longest kernel gives the signature. Source-output check: CUDA vs the
-// float64 CPU reference (no framework op runs here). Also the ncu steps both profilers share.
+// original PyTorch op on the GPU on the same sampled inputs (framework_op.cc) when torch with a GPU
+// is there, else vs the float64 CPU reference, with the reason in the recorded method. Also the
+// ncu steps both profilers share.
 
 #include <fmt/format.h>
 
@@ -55,7 +57,12 @@ namespace {
 
 class StandaloneProfiler : public CudaProfiler {
  public:
-  StandaloneProfiler(CudaTools tools, std::string why) : tools_(std::move(tools)), why_(std::move(why)) {}
+  StandaloneProfiler(CudaTools tools, std::string why, std::optional<FrameworkOpSetup> framework_op,
+                     std::string framework_why_not)
+      : tools_(std::move(tools)),
+        why_(std::move(why)),
+        framework_op_(std::move(framework_op)),
+        framework_why_not_(std::move(framework_why_not)) {}
 
   CudaMeasurement measure(const fs::path& dir, const EvalRequest& req, const CandidateData& data) override {
     CudaMeasurement m;
@@ -73,9 +80,7 @@ class StandaloneProfiler : public CudaProfiler {
     m.signature = core::signature_from_ncu(main, report.arch);
     m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
     m.output = check::read_tensor_file(data.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
-    m.source_output = compare(m.output, data.reference, data, check::CheckKind::kSourceOutput,
-                              check::ReferenceKind::kCpuFloat64,
-                              "cuda_vs_cpu_f64 (standalone launch at the profiled shape)");
+    m.source_output = source_output_check(dir / "cuda", data, m.output);
     return m;
   }
 
@@ -109,14 +114,31 @@ class StandaloneProfiler : public CudaProfiler {
     return {};
   }
 
+  // Against the PyTorch op when it can run, else against float64 with the reason in the method.
+  CheckOutcome source_output_check(const fs::path& cuda_dir, const CandidateData& data,
+                                   const std::vector<double>& out) const {
+    std::string why_not = framework_why_not_;
+    if (framework_op_) {
+      if (std::optional<CheckOutcome> c = framework_op_check(*framework_op_, cuda_dir, data, out, why_not)) return *c;
+    }
+    return compare(out, data.reference, data, check::CheckKind::kSourceOutput, check::ReferenceKind::kCpuFloat64,
+                   fmt::format("cuda_vs_cpu_f64 (standalone launch at the profiled shape; no PyTorch op: {})",
+                               why_not.empty() ? "not requested" : why_not));
+  }
+
   CudaTools tools_;
   std::string why_;
+  std::optional<FrameworkOpSetup> framework_op_;
+  std::string framework_why_not_;
 };
 
 }  // namespace
 
-std::unique_ptr<CudaProfiler> make_standalone_profiler(const CudaTools& tools, std::string why) {
-  return std::make_unique<StandaloneProfiler>(tools, std::move(why));
+std::unique_ptr<CudaProfiler> make_standalone_profiler(const CudaTools& tools, std::string why,
+                                                     std::optional<FrameworkOpSetup> framework_op,
+                                                     std::string framework_why_not) {
+  return std::make_unique<StandaloneProfiler>(tools, std::move(why), std::move(framework_op),
+                                              std::move(framework_why_not));
 }
 
 }  // namespace vxsynth::refine

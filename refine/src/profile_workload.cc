@@ -36,27 +36,13 @@ constexpr const char* kCandidateKernels = "regex:^vxs_";
 // Workload calls whose outputs are saved for the check (swap_run.py `max_checked_calls`).
 constexpr int kMaxCheckedCalls = 8;
 
-json op_json(const check::OpSpec& op) {
-  json j{{"family", check::to_string(op.family)},
-         {"has_bias", op.has_bias},
-         {"activation", check::to_string(op.activation)},
-         {"a_batch_stride", op.a_batch_stride},
-         {"b_batch_stride", op.b_batch_stride},
-         {"gemm", {{"batch", op.gemm.batch}, {"m", op.gemm.m}, {"n", op.gemm.n}, {"k", op.gemm.k}}}};
-  const auto& c = op.conv;
-  if (op.is_conv())
-    j["conv"] = {{"n", c.n}, {"c", c.c}, {"h", c.h}, {"w", c.w}, {"k", c.k}, {"r", c.r}, {"s", c.s},
-                 {"stride", c.stride}, {"pad", c.pad}, {"dilation", c.dilation}, {"groups", c.groups}};
-  return j;
-}
-
 // swap_spec.json: what swap_run.py reads (its SPEC_KEYS).
 json swap_spec(const WorkloadSetup& s, const CandidateData& d, const EvalRequest& req) {
   json ops = json::array();
   for (const auto& o : check::operands(d.op)) ops.push_back({{"name", o.name}, {"shape", o.shape}});
   return json{{"schema", "vxsynth.swap_spec/1"},
               {"name", fmt::format("candidate r{}", req.revision)},
-              {"op", op_json(d.op)},
+              {"op", op_spec_json(d.op)},
               {"storage", check::stores_bf16(d.path) ? "bf16" : "fp32"},
               {"path", check::to_string(d.path)},
               {"operands", ops},

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <unistd.h>
 
 #include "../src/cuda_profiler.h"
+#include "vxsynth/check/inputs.h"
+#include "vxsynth/check/reference_ops.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
 #include "vxsynth/core/bundle.h"
@@ -210,6 +213,79 @@ TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
           << ev.workload << " " << ev.kernel << " r" << revision;
     }
   }
+}
+
+// The standalone profiler's source-output check against the PyTorch op (framework_op.cc,
+// python/vxsynth_torch/op_reference.py), on the CPU here: a candidate output equal to the float64
+// reference rounded to the storage type passes against torch's op; one element off by far more
+// than the path's tolerance fails (linear), and the method says which op ran. Per family: linear with bias
+// (FP32), bmm with a broadcast B (BF16), conv1d (TF32 path, which on the CPU computes FP32).
+CandidateData data_of(const check::OpSpec& op, check::PrecisionPath path, const fs::path& dir) {
+  CandidateData d;
+  d.op = op;
+  d.path = path;
+  d.ftype = check::file_dtype(path);
+  d.dir = dir / "data";
+  const auto inputs = check::generate_inputs(op, path, 7);
+  check::write_inputs(d.dir, inputs, path);
+  d.reference = check::reference_forward(op, check::values_of(inputs));
+  return d;
+}
+
+TEST(FrameworkOpCheck, StandaloneCandidateIsComparedWithTheTorchOp) {
+  if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
+  const fs::path dir = fs::temp_directory_path() / fmt::format("vxs_framework_op_{}", ::getpid());
+  check::OpSpec linear;
+  linear.gemm = core::GemmShape{1, 9, 24, 40};
+  linear.has_bias = true;
+  check::OpSpec bmm;
+  bmm.family = check::OpFamily::kBmm;
+  bmm.gemm = core::GemmShape{3, 5, 16, 24};
+  bmm.b_batch_stride = 0;
+  check::OpSpec conv1d;
+  conv1d.family = check::OpFamily::kConv1d;
+  conv1d.conv = core::ConvShape{};
+  conv1d.conv.n = 1;
+  conv1d.conv.c = 8;
+  conv1d.conv.h = 1;
+  conv1d.conv.w = 6;
+  conv1d.conv.k = 12;
+  conv1d.conv.r = 1;
+  conv1d.conv.s = 5;
+  conv1d.conv.pad = {0, 2};
+  conv1d.has_bias = true;
+  const FrameworkOpSetup setup{torch_python(), kSrc / "python", "cpu"};
+  const std::pair<check::OpSpec, check::PrecisionPath> cases[] = {{linear, check::PrecisionPath::kFp32},
+                                                                   {bmm, check::PrecisionPath::kBf16},
+                                                                   {conv1d, check::PrecisionPath::kTf32}};
+  for (const auto& [op, path] : cases) {
+    SCOPED_TRACE(check::to_string(op.family));
+    op.validate();
+    const fs::path one = dir / std::string(check::to_string(op.family));
+    fs::create_directories(one / "cuda");
+    const CandidateData d = data_of(op, path, one);
+    // What a correct candidate writes: the reference in the storage type.
+    check::write_tensor_file(one / "out.bin", d.reference, d.ftype);
+    std::vector<double> out = check::read_tensor_file(one / "out.bin", check::output_numel(op), d.ftype);
+    std::string why_not;
+    const std::optional<CheckOutcome> good = framework_op_check(setup, one / "cuda", d, out, why_not);
+    ASSERT_TRUE(good.has_value()) << why_not;
+    EXPECT_TRUE(good->passed) << good->detail;
+    EXPECT_NE(good->method.find("cuda_vs_torch_op (cpu, "), std::string::npos) << good->method;
+    if (op.family != check::OpFamily::kLinear) continue;  // one wrong output is enough (each run imports torch)
+    out[out.size() / 2] += 1.0;
+    const std::optional<CheckOutcome> bad = framework_op_check(setup, one / "cuda", d, out, why_not);
+    ASSERT_TRUE(bad.has_value()) << why_not;
+    EXPECT_FALSE(bad->passed);
+  }
+  // No vxsynth_torch where the setup points: no check, and why.
+  const CandidateData d = data_of(linear, check::PrecisionPath::kFp32, dir / "nowhere");
+  fs::create_directories(dir / "nowhere" / "cuda");
+  std::string why_not;
+  EXPECT_FALSE(framework_op_check({torch_python(), dir / "no-python-dir", "cpu"}, dir / "nowhere" / "cuda", d,
+                                  d.reference, why_not));
+  EXPECT_NE(why_not.find("vxsynth_torch.op_reference"), std::string::npos) << why_not;
+  fs::remove_all(dir);
 }
 
 }  // namespace

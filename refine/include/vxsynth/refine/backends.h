@@ -79,6 +79,18 @@ struct WorkloadSetup {
 /// `setup.python_dir`; else why not (the standalone fallback's reason).
 [[nodiscard]] std::string probe_workload_python(const WorkloadSetup& setup);
 
+/// The original PyTorch op for a standalone candidate's source-output check (paper §3.5):
+/// python/vxsynth_torch/op_reference.py run on the candidate's sampled inputs, on the GPU.
+struct FrameworkOpSetup {
+  std::string python = "python3";      ///< interpreter holding torch (CUDA)
+  std::filesystem::path python_dir;    ///< folder holding the vxsynth_torch package (PYTHONPATH)
+  std::string device = "cuda";         ///< torch device ("cpu" only in tests without a GPU)
+};
+
+/// Empty when `setup.python` imports torch with a CUDA device and vxsynth_torch.op_reference from
+/// `setup.python_dir`; else why not (the float64 fallback's reason).
+[[nodiscard]] std::string probe_framework_op_python(const FrameworkOpSetup& setup);
+
 /// Options of the ncu backend.
 struct NcuBackendOptions {
   std::filesystem::path sdk_dir;   ///< for the Vortex side of the candidate check
@@ -88,6 +100,10 @@ struct NcuBackendOptions {
   /// `standalone_reason` recorded in every revision.
   std::optional<WorkloadSetup> workload;
   std::string standalone_reason;
+  /// Standalone only: the PyTorch op the source-output check compares with; nullopt: float64 on
+  /// the CPU, with `framework_op_reason` recorded in the check's method.
+  std::optional<FrameworkOpSetup> framework_op;
+  std::string framework_op_reason;
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
 
