@@ -18,6 +18,8 @@
 #   data/references/h200/<w>/bundle.json), SUITE_NAME (vx-robotics-h200), WALL (s before the guard
 #   stops the build, 540: the device tool allows 600 per command), RUN_TIMEOUT (s per candidate run,
 #   300), TARBALL (default $OUT/suite.tgz when $OUT is set), VXDEV_TARBALL (.devcarry/vxdev.tar.xz).
+# Every reconstruct gets --python-dir <this tree>/python, so that it profiles in the workload
+# (vxsynth_torch's workloads on the GPU machine, not the packing machine's path).
 # Writes OUT_DIR/SUITE_NAME (the suite), OUT_DIR/provenance.txt, OUT_DIR/build.log (appended per
 # call), OUT_DIR/check.log, OUT_DIR/export/ (what the archive holds).
 #
@@ -85,7 +87,8 @@ echo "=== $(date -u +%H:%M:%SZ) suite build ${resume[*]:-(new)}" >> "$out/build.
 start=$(date +%s)
 set +e
 timeout -s TERM -k 20 "${WALL:-540}" "$vx" suite build "${bundles[@]}" -o "$out/$suite_name" --profile "$profile" \
-  "${order_args[@]}" --budget "${BUDGET:-12}" -j "$jobs" --sdk "$dev/sdk" --run-timeout "${RUN_TIMEOUT:-300}" "${resume[@]}" "$@" \
+  "${order_args[@]}" --budget "${BUDGET:-12}" -j "$jobs" --sdk "$dev/sdk" --python-dir "$repo/python" \
+  --run-timeout "${RUN_TIMEOUT:-300}" "${resume[@]}" "$@" \
   >> "$out/build.log" 2>&1
 status=$?
 set -e

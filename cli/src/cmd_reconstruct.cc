@@ -43,13 +43,25 @@ struct Options {
   double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
 };
 
-// The python/ folder of the source tree this vxsynth was built from (vxsynth_torch lives there).
-fs::path default_python_dir() {
-#ifdef VXSYNTH_PYTHON_DIR
-  return VXSYNTH_PYTHON_DIR;
-#else
-  return "python";
-#endif
+// The folder holding vxsynth_torch (docs/reconstruct.md "In the workload"): --python-dir, else
+// VXSYNTH_PYTHON_DIR, else python/ above this executable (format.h default_python_dir). One that is
+// named but lacks the package is an error; none found leaves the standalone launch, with the reason.
+fs::path checked_python_dir(const fs::path& dir, const std::string& named_by) {
+  if (!has_vxsynth_torch(dir))
+    throw make_error("{}{}: no vxsynth_torch package there ({} missing); name the folder that holds it (the "
+                     "repository's python/)", named_by, dir.string(), (dir / "vxsynth_torch" / "__init__.py").string());
+  return dir;
+}
+
+fs::path python_dir(const Options& o, std::string& why_none) {
+  if (!o.python_dir.empty()) return checked_python_dir(o.python_dir, "--python-dir ");
+  std::string from;
+  const fs::path dir = default_python_dir(from);
+  if (dir.empty())
+    why_none = fmt::format("no python/vxsynth_torch/workloads {} (give --python-dir or set VXSYNTH_PYTHON_DIR)", from);
+  else if (from == "VXSYNTH_PYTHON_DIR")
+    return checked_python_dir(dir, "VXSYNTH_PYTHON_DIR=");
+  return dir;
 }
 
 // A standalone run's source-output check compares with the PyTorch op on the GPU when python has
@@ -75,7 +87,9 @@ refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBun
     return n;
   }
   std::string why;
-  auto setup = refine::workload_setup(bundle, kernel, o.python_dir.empty() ? default_python_dir() : fs::path(o.python_dir), why);
+  const fs::path pydir = python_dir(o, why);
+  std::optional<refine::WorkloadSetup> setup;
+  if (!pydir.empty()) setup = refine::workload_setup(bundle, kernel, pydir, why);
   if (setup) {
     setup->python = o.python;
     why = refine::probe_workload_python(*setup);
@@ -200,6 +214,7 @@ int run(const Options& opts) {
     throw make_error("--profile ncu: '{}' (Nsight Compute) is not {}; use --profile vxsim on a machine without it",
                      o.ncu, o.ncu.find('/') != std::string::npos ? "a file" : "on PATH");
   }
+  if (!o.python_dir.empty()) (void)checked_python_dir(o.python_dir, "--python-dir ");
   const std::optional<refine::Order> order = refine::order_from_key(o.order);
   if (!order) throw make_error("--order: '{}' is not an order (cuda-first, vortex-first)", o.order);
   if (order == refine::Order::kVortexFirst && profile != "ncu")
@@ -312,7 +327,8 @@ Runner setup_reconstruct(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--python", o->python, "interpreter with torch for --profile-in workload")->capture_default_str();
   app.add_option("--python-dir", o->python_dir,
-                 "folder holding the vxsynth_torch package (default: the source tree's python/)");
+                 "folder holding the vxsynth_torch package (default: $VXSYNTH_PYTHON_DIR, else python/ of the "
+                 "nearest directory above this executable that has python/vxsynth_torch/workloads)");
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();

@@ -17,13 +17,16 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ToolOptions {
-  std::string sdk, ncu = "ncu";
+  std::string sdk, ncu = "ncu", python_dir;
 };
 
 void add_tool_options(CLI::App& app, ToolOptions& t) {
   app.add_option("--sdk", t.sdk, "directory holding the Vortex SDK's sdk.mk (default: <build>/sdk)");
   app.add_option("--ncu", t.ncu, "Nsight Compute CLI for --profile ncu (run through the suite's GPU lock)")
       ->capture_default_str();
+  app.add_option("--python-dir", t.python_dir,
+                 "folder holding vxsynth_torch, passed to every reconstruct for in-workload profiling (default: "
+                 "reconstruct's own)");
 }
 
 suite::Tools tools_of(const ToolOptions& t) {
@@ -31,6 +34,10 @@ suite::Tools tools_of(const ToolOptions& t) {
   tools.vxsynth = self_executable();
   tools.sdk = fs::absolute(t.sdk.empty() ? default_sdk_dir() : fs::path(t.sdk));
   tools.ncu = t.ncu;
+  if (!t.python_dir.empty()) tools.python_dir = fs::absolute(t.python_dir);
+  if (!tools.python_dir.empty() && !has_vxsynth_torch(tools.python_dir))
+    throw make_error("--python-dir {}: no vxsynth_torch package there ({} missing)", tools.python_dir.string(),
+                     (tools.python_dir / "vxsynth_torch" / "__init__.py").string());
   if (!fs::is_regular_file(tools.sdk / "sdk.mk"))
     throw make_error("--sdk {}: no sdk.mk there (it is generated in <build>/sdk by the CMake build)",
                      tools.sdk.string());

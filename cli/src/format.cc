@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include <cctype>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,26 @@ std::filesystem::path self_executable() {
 std::filesystem::path default_sdk_dir() {
   const std::filesystem::path exe = self_executable();
   return exe.empty() ? exe : exe.parent_path().parent_path() / "sdk";
+}
+
+bool has_vxsynth_torch(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / "vxsynth_torch" / "__init__.py", ec);
+}
+
+std::filesystem::path default_python_dir(std::string& from) {
+  if (const char* env = std::getenv("VXSYNTH_PYTHON_DIR"); env != nullptr && *env != '\0') {
+    from = "VXSYNTH_PYTHON_DIR";
+    return env;
+  }
+  const std::filesystem::path exe = self_executable();
+  from = fmt::format("above {}", exe.string());
+  std::error_code ec;
+  for (std::filesystem::path d = exe.parent_path(); !d.empty(); d = d.parent_path()) {
+    if (std::filesystem::is_directory(d / "python" / "vxsynth_torch" / "workloads", ec)) return d / "python";
+    if (d == d.root_path()) break;
+  }
+  return {};
 }
 
 std::string format_metric(core::MetricId id, const std::optional<double>& v) {

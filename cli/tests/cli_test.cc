@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -561,3 +562,60 @@ TEST(CliRealData, ImportRejectsAnotherArchitecture) {
 }
 
 }  // namespace
+
+// Where reconstruct finds vxsynth_torch for in-workload profiling is resolved when it runs, not
+// where it was built: an executable placed as a device pack places it (<checkout>/.devcarry/vxdev/
+// bin/vxsynth) and run from another directory finds <checkout>/python; VXSYNTH_PYTHON_DIR and
+// --python-dir override it, and one without the package is an error naming it. `--python
+// /bin/false` fails the torch probe at once, so `--profile-in workload` stops before writing and
+// says which folder it would have used.
+TEST(CliRealData, ReconstructFindsThePythonFolderAboveItsExecutable) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path source = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path();
+  const fs::path bundle = source / "data/references/h200/act/bundle.json";
+  const fs::path dir = temp_dir() / "python_dir";
+  fs::remove_all(dir);
+  const fs::path checkout = dir / "checkout", exe = checkout / ".devcarry" / "vxdev" / "bin" / "vxsynth";
+  const fs::path lonely = dir / "lonely" / "bin" / "vxsynth";
+  fs::create_directories(exe.parent_path());
+  fs::create_directories(lonely.parent_path());
+  fs::create_directories(dir / "empty");
+  fs::create_directory_symlink(source / "python", checkout / "python");
+  for (const fs::path& to : {exe, lonely}) {  // a hard link: /proc/self/exe names the link, not the build tree
+    std::error_code ec;
+    fs::create_hard_link(VXSYNTH_EXE, to, ec);
+    if (ec) fs::copy_file(VXSYNTH_EXE, to);
+  }
+  auto reconstruct = [&](const fs::path& bin, const std::string& out, std::vector<std::string> extra,
+                         std::map<std::string, std::string> env) {
+    std::vector<std::string> a{bin.string(), "reconstruct", bundle.string(), "--kernel", "k4", "--profile", "ncu",
+                               "--ncu", "/bin/true", "--profile-in", "workload", "--python", "/bin/false",
+                               "--sdk", sdk.string(), "--budget", "0", "-o", (dir / out).string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    env.emplace("VXSYNTH_PYTHON_DIR", "");
+    return vxsynth::run_process(a, {120.0, "/", std::move(env)});
+  };
+  const vxsynth::ProcessResult found = reconstruct(exe, "a", {}, {});
+  EXPECT_EQ(found.exit_code, 2) << found.output;
+  EXPECT_NE(found.output.find("vxsynth_torch from " + (checkout / "python").string() + ":"), std::string::npos)
+      << found.output;
+  EXPECT_FALSE(fs::exists(dir / "a" / "run.json"));
+
+  const vxsynth::ProcessResult none = reconstruct(lonely, "b", {}, {});
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("no python/vxsynth_torch/workloads above " + lonely.string()), std::string::npos)
+      << none.output;
+
+  const vxsynth::ProcessResult env = reconstruct(exe, "c", {}, {{"VXSYNTH_PYTHON_DIR", (dir / "empty").string()}});
+  EXPECT_EQ(env.exit_code, 2) << env.output;
+  EXPECT_NE(env.output.find("VXSYNTH_PYTHON_DIR=" + (dir / "empty").string() + ": no vxsynth_torch package there"),
+            std::string::npos) << env.output;
+
+  const vxsynth::ProcessResult bad = reconstruct(exe, "d", {"--python-dir", (dir / "nowhere").string()}, {});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--python-dir " + (dir / "nowhere").string() + ": no vxsynth_torch package there"),
+            std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(dir / "d"));
+  fs::remove_all(dir);
+}

@@ -88,9 +88,7 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
 }
 
 std::string_view runtime_file(std::string_view name) {
-  for (const RuntimeFile& f : runtime_files()) {
-    if (f.name == name) return f.text;
-  }
+  if (const RuntimeFile* f = find_runtime_file(name)) return f->text;
   throw make_error("codegen runtime: no embedded file '{}' (codegen/CMakeLists.txt VXS_RUNTIME_FILES)", name);
 }
 

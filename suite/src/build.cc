@@ -81,9 +81,11 @@ std::string utc_now() {
 }
 
 std::vector<std::string> job_argv(const BuildOptions& o, const Tools& t, const std::string& name) {
-  return {t.vxsynth.string(), "suite", "job", fs::absolute(o.out).string(), name, "--sdk", t.sdk.string(),
-          "--ncu", t.ncu, "--build-timeout", fmt::format("{}", o.build_timeout_s), "--run-timeout",
-          fmt::format("{}", o.run_timeout_s)};
+  std::vector<std::string> a{t.vxsynth.string(), "suite", "job", fs::absolute(o.out).string(), name, "--sdk",
+                             t.sdk.string(), "--ncu", t.ncu, "--build-timeout", fmt::format("{}", o.build_timeout_s),
+                             "--run-timeout", fmt::format("{}", o.run_timeout_s)};
+  if (!t.python_dir.empty()) a.insert(a.end(), {"--python-dir", t.python_dir.string()});
+  return a;
 }
 
 }  // namespace
@@ -160,6 +162,7 @@ int job(const fs::path& suite_dir, const std::string& name, const Tools& tools, 
                                 "--run-timeout", fmt::format("{}", run_timeout_s)};
   if (o["profile"] == "ncu")
     argv.insert(argv.end(), {"--ncu", (state / kNcuWrapper).string(), "--order", o.value("order", "cuda-first")});
+  if (!tools.python_dir.empty()) argv.insert(argv.end(), {"--python-dir", tools.python_dir.string()});
   if (resume) argv.push_back("--resume");
   ProcessOptions po{7 * 24 * 3600.0};
   po.max_output = size_t{4} << 20;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "runtime_copies.h"
 #include "suite_files.h"
 #include "validation.h"
 #include "vxsynth/common/file_io.h"
@@ -56,6 +57,7 @@ void check_manifest(const fs::path& dir, Problems& pr) {
   }
   for (const std::string& rel : manifest_files(dir))
     if (!listed.count(rel)) pr.add(fmt::format("{}: not in the manifest (added after the suite was collected)", (dir / rel).string()));
+  check_runtime(dir, m, pr.list);
 }
 
 void check_tensors(const fs::path& dir, const std::string& name, Problems& pr) {

@@ -15,10 +15,6 @@
 
 namespace vxsynth::suite {
 
-namespace detail {
-std::string_view suite_makefile();
-}
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -148,7 +144,7 @@ int collect(const fs::path& dir) {
   const json suite = index_suite(plan, benchmarks);
   write_file_atomic(suite_dir / kSuiteFile, suite.dump(1));
   write_file_atomic(suite_dir / "SUITE.md", suite_markdown(suite));
-  write_file_atomic(suite_dir / "Makefile", std::string(detail::suite_makefile()));
+  write_file_atomic(suite_dir / kSuiteMakefile, std::string(detail::suite_makefile()));
   write_manifest(suite_dir);
   fs::create_directories(suite_dir / kStateDir);
   write_file_atomic(suite_dir / kStateDir / "collect.json",

@@ -1,12 +1,16 @@
 // suite export (docs/suite.md "A suite to commit"): the files of a suite that a repository keeps.
 #include <iostream>
+#include <iterator>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "runtime_copies.h"
 #include "suite_files.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
+#include "vxsynth/refine/agent.h"
 #include "vxsynth/suite/suite.h"
 
 namespace vxsynth::suite {
@@ -40,7 +44,8 @@ std::vector<std::string> measurement_files(const fs::path& dir) {
         if (fs::is_regular_file(r.path() / f) && fs::file_size(r.path() / f) <= kMaxRevisionFile)
           out.push_back((r.path() / f).lexically_relative(dir).generic_string());
   }
-  for (const char* sub : {"jobs", "logs"}) {
+  // Job records, and the device script's provenance and logs of a suite built on a GPU machine.
+  for (const char* sub : {"jobs", "logs", "device"}) {
     const fs::path s = dir / kStateDir / sub;
     if (!fs::is_directory(s)) continue;
     for (const auto& e : fs::directory_iterator(s))
@@ -48,6 +53,34 @@ std::vector<std::string> measurement_files(const fs::path& dir) {
         out.push_back(e.path().lexically_relative(dir).generic_string());
   }
   return out;
+}
+
+/// The benchmark directories among the manifest's files (those with a summary.json).
+std::set<std::string> benchmarks_of(const json& files) {
+  std::set<std::string> out;
+  for (const auto& [rel, sha] : files.items()) {
+    const fs::path p(rel);
+    if (std::distance(p.begin(), p.end()) == 2 && p.filename() == "summary.json") out.insert(p.begin()->string());
+  }
+  return out;
+}
+
+/// The manifest of the copy: the runtime copies of every benchmark left out of `files` and listed
+/// in its runtime object instead (docs/suite.md "Runtime files"); a suite exported before keeps
+/// the runtime object it has.
+json exported_manifest(const fs::path& dir, json m) {
+  json runtime = m.contains(kManifestRuntime) ? m[kManifestRuntime] : json::object();
+  for (const std::string& b : benchmarks_of(m["files"])) {
+    json e = runtime_entry(dir / b);
+    if (e["files"].empty()) continue;
+    for (const auto& [rel, f] : e["files"].items()) m["files"].erase(b + "/" + rel);
+    if (runtime.contains(b)) e["files"].update(runtime[b]["files"]);
+    runtime[b] = std::move(e);
+  }
+  if (!runtime.empty()) m[kManifestRuntime] = std::move(runtime);
+  // This vxsynth's Makefile, which puts those runtime files back when it builds a benchmark.
+  m["files"][kSuiteMakefile] = refine::sha256_hex(detail::suite_makefile());
+  return m;
 }
 
 }  // namespace
@@ -64,13 +97,17 @@ int export_suite(const fs::path& suite_dir, const fs::path& out_dir) {
   const json m = json::parse(read_file(manifest), nullptr, false);
   if (m.is_discarded() || !m.contains("files") || !m["files"].is_object())
     throw make_error("{}: not a manifest (no 'files' object)", manifest.string());
-  std::vector<std::string> files{kManifestFile};
+  std::vector<std::string> problems;
+  check_runtime(dir, m, problems);
+  if (!problems.empty()) throw make_error("{}", problems.front());
+  const json kept = exported_manifest(dir, m);
+  std::vector<std::string> files;
   for (const auto& [rel, sha] : m["files"].items()) {
     if (!fs::is_regular_file(dir / rel)) throw make_error("{}: listed in the manifest, missing", (dir / rel).string());
     if (sha256_file(dir / rel) != sha)
       throw make_error("{}: modified since the suite was collected (SHA-256 differs from the manifest)",
                        (dir / rel).string());
-    files.push_back(rel);
+    if (kept["files"].contains(rel) && rel != kSuiteMakefile) files.push_back(rel);
   }
   const std::vector<std::string> extra = measurement_files(dir);
   files.insert(files.end(), extra.begin(), extra.end());
@@ -79,10 +116,16 @@ int export_suite(const fs::path& suite_dir, const fs::path& out_dir) {
     copy_one(dir / rel, out / rel);
     bytes += fs::file_size(out / rel);
   }
+  write_file_atomic(out / kSuiteMakefile, std::string(detail::suite_makefile()));
+  write_file_atomic(out / kManifestFile, kept.dump(1));
+  bytes += fs::file_size(out / kManifestFile);
+  size_t left_out = 0;
+  if (kept.contains(kManifestRuntime))
+    for (const auto& [b, e] : kept[kManifestRuntime].items()) left_out += e["files"].size();
   std::cout << fmt::format("[suite] export: {} files ({:.1f} MB; {} in the manifest, {} measurements and job "
-                           "records) to {}\n",
-                           files.size(), static_cast<double>(bytes) / 1e6, m["files"].size() + 1, extra.size(),
-                           out.string());
+                           "records; {} runtime copies left out, taken from codegen/runtime) to {}\n",
+                           files.size() + 2, static_cast<double>(bytes) / 1e6, kept["files"].size() + 1, extra.size(),
+                           left_out, out.string());
   return 0;
 }
 

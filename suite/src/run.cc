@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "runtime_copies.h"
 #include "suite_files.h"
 #include "validation.h"
 #include "vxsynth/check/equivalence.h"
@@ -71,6 +72,8 @@ BenchmarkRun run_benchmark(const fs::path& dir, const json& entry, const Benchma
   fs::create_directories(o.work);
   const json tensors = json::parse(read_file(dir / entry["validation"].get<std::string>()));
   const BenchmarkReference ref = benchmark_reference(dir, entry);
+  const fs::path src = o.work / "src";  // the benchmark's vortex/ with the runtime files it leaves out
+  stage_vortex_sources(dir, entry.at("name").get<std::string>(), src);
   const TensorSpec spec = tensor_spec(ref.kernel->context);
   if (o.stage_tensors) {
     if (const std::string bad = materialize_tensors(tensors, spec, bench / "data", data); !bad.empty()) {
@@ -84,7 +87,7 @@ BenchmarkRun run_benchmark(const fs::path& dir, const json& entry, const Benchma
   env["VXSIM_TIMING"] = "1";
   fs::remove(o.signature);
   fs::remove(data / "out.bin");
-  const ProcessResult p = run_process({"make", "-C", o.work.string(), "-f", (bench / "vortex" / "Makefile").string(),
+  const ProcessResult p = run_process({"make", "-C", o.work.string(), "-f", (src / "Makefile").string(),
                                        "VXSDK=" + t.sdk.string(), "run", "OPTS=-d " + data.string()},
                                       {o.timeout_s, {}, env});
   write_file_atomic(o.signature.parent_path() / "run.log", "$ " + p.command + "\n" + p.output);

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,13 @@ inline constexpr const char* kRunDir = "run";
 inline constexpr const char* kRunCsv = "run.csv";
 /// Where the top-level Makefile builds.
 inline constexpr const char* kMakeBuildDir = "build";
+
+/// The suite's top-level Makefile (suite/templates/Makefile, embedded at build time).
+namespace detail {
+[[nodiscard]] std::string_view suite_makefile();
+}
+/// Its name in the suite.
+inline constexpr const char* kSuiteMakefile = "Makefile";
 
 /// `dir` as an absolute, normal path without a trailing separator ("." → "/work/out").
 [[nodiscard]] std::filesystem::path suite_path(const std::filesystem::path& dir);

@@ -1,6 +1,8 @@
 // The Slurm executor against a real single-node Slurm that the test starts and stops
 // (suite/tests/slurm_cluster.sh: munged, slurmctld, slurmd on this host, files in a temporary
 // directory). Skipped, with the reason, where it cannot start (not root, Slurm or munge missing).
+#include <memory>
+
 #include <gtest/gtest.h>
 
 #include "suite_test_util.h"
@@ -15,7 +17,8 @@ const fs::path kCluster = kSource / "suite" / "tests" / "slurm_cluster.sh";
 class SlurmSuite : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fresh_dir("vxsuite_slurm");
+    tmp_ = std::make_unique<TempDir>("vxsuite_slurm");
+    dir_ = tmp_->path();
     const ProcessResult r = run_process({kCluster.string(), "start", (dir_ / "cluster").string()}, {120.0});
     if (r.exit_code == 77) GTEST_SKIP() << "no Slurm here: " << r.output;
     ASSERT_TRUE(r.ok()) << r.output;
@@ -24,7 +27,9 @@ class SlurmSuite : public ::testing::Test {
   }
   void TearDown() override {
     if (started_) (void)run_process({kCluster.string(), "stop", (dir_ / "cluster").string()}, {60.0});
+    tmp_.reset();  // after the daemons that write into it have stopped
   }
+  std::unique_ptr<TempDir> tmp_;
   fs::path dir_;
   std::map<std::string, std::string> env_;
   bool started_ = false;

@@ -89,7 +89,8 @@ void expect_check_reports(const fs::path& suite, const std::string& what) {
 }
 
 TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
-  const fs::path dir = fresh_dir("vxsuite_e2e");
+  const TempDir tmp("vxsuite_e2e");
+  const fs::path& dir = tmp.path();
   const fs::path suite = dir / "suite", act8 = eight_metric_bundle(dir);
   const std::vector<std::string> args = build_args(suite, act8);
   ASSERT_TRUE(build_and_kill(args, suite)) << "the build ended before it could be killed mid-kernel";
@@ -188,6 +189,12 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
     }
   }
   EXPECT_TRUE(fs::exists(kept / "act8-k4" / "work" / "revisions" / "r0000" / "run.log"));
+  // The runtime copies are left out and listed; the run below takes them from codegen/runtime.
+  EXPECT_TRUE(fs::exists(suite / "act8-k4" / "vortex" / "vxs_host.cpp"));
+  EXPECT_FALSE(fs::exists(kept / "act8-k4" / "vortex" / "vxs_host.cpp"));
+  EXPECT_FALSE(fs::exists(kept / "act8-k4" / "cuda" / "vxs_cuda.cuh"));
+  const json km = json_file(kept / "manifest.json");
+  EXPECT_TRUE(km["runtime"]["act8-k4"]["files"].contains("vortex/vxs_host.cpp")) << km["runtime"];
   const ProcessResult kc = vxsynth({"suite", "check", kept.string()});
   EXPECT_EQ(kc.exit_code, 0) << kc.output;
   const ProcessResult kr = vxsynth({"suite", "run", kept.string(), "--benchmark", "act8-k4", "--sdk", VXSYNTH_SDK_DIR});
@@ -212,7 +219,8 @@ TEST(SuiteEndToEnd, CommittedSuitesCheck) {
 
 // --order is reconstruct's, for the ncu backend only.
 TEST(SuiteEndToEnd, OrderNeedsTheNcuBackend) {
-  const fs::path dir = fresh_dir("vxsuite_order");
+  const TempDir tmp("vxsuite_order");
+  const fs::path& dir = tmp.path();
   const ProcessResult r = vxsynth({"suite", "build", (kRefs / "act" / "bundle.json").string(), "-o",
                                    (dir / "s").string(), "--profile", "vxsim", "--order", "vortex-first", "--sdk",
                                    VXSYNTH_SDK_DIR});
@@ -224,7 +232,8 @@ TEST(SuiteEndToEnd, OrderNeedsTheNcuBackend) {
 }
 
 TEST(SuiteEndToEnd, RefusesADirectoryThatIsNotASuite) {
-  const fs::path dir = fresh_dir("vxsuite_notasuite");
+  const TempDir tmp("vxsuite_notasuite");
+  const fs::path& dir = tmp.path();
   write_file_atomic(dir / "notes.txt", "mine\n");
   const ProcessResult r = vxsynth({"suite", "build", (kRefs / "act" / "bundle.json").string(), "-o", dir.string(),
                                    "--profile", "vxsim", "--sdk", VXSYNTH_SDK_DIR});

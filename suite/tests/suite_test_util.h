@@ -1,7 +1,13 @@
 #pragma once
 // Helpers of the suite tests: run the real vxsynth executable, read files.
+#include <stdlib.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
+#include <stdexcept>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,11 +32,31 @@ inline ProcessResult vxsynth(std::vector<std::string> args, double limit_s = 600
 
 inline nlohmann::json json_file(const fs::path& p) { return nlohmann::json::parse(read_file(p)); }
 
-inline fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+/// A new directory of its own under the system's temporary directory (mkdtemp: concurrent runs
+/// of the same test never share one), removed with its contents when the object goes, unless
+/// VXSYNTH_KEEP_TEST_DIRS is set (then its path is printed to look at).
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix) {
+    std::string t = (fs::temp_directory_path() / (prefix + ".XXXXXX")).string();
+    if (mkdtemp(t.data()) == nullptr) throw std::runtime_error("mkdtemp " + t + " failed");
+    path_ = t;
+  }
+  ~TempDir() {
+    if (std::getenv("VXSYNTH_KEEP_TEST_DIRS") != nullptr) {
+      std::cerr << "kept " << path_.string() << "\n";
+      return;
+    }
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+  [[nodiscard]] fs::path operator/(const std::string& rel) const { return path_ / rel; }
+
+ private:
+  fs::path path_;
+};
 
 }  // namespace vxsynth::suite::test

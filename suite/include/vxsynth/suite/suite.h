@@ -25,6 +25,7 @@ struct Tools {
   std::filesystem::path vxsynth;   ///< the vxsynth executable the jobs run (`reconstruct`, `suite job`)
   std::filesystem::path sdk;       ///< directory holding sdk.mk
   std::string ncu = "ncu";         ///< Nsight Compute (--profile ncu), wrapped in the GPU lock
+  std::filesystem::path python_dir;  ///< reconstruct's --python-dir (vxsynth_torch); empty: its default
 };
 
 struct BuildOptions {
