@@ -67,8 +67,9 @@ fs::path python_dir(const Options& o, std::string& why_none) {
 // A standalone run's source-output check compares with the PyTorch op on the GPU when python has
 // torch with CUDA and vxsynth_torch, else with float64 (the reason goes into every record).
 void add_framework_op(refine::NcuBackendOptions& n, const Options& o) {
-  refine::FrameworkOpSetup f{o.python, o.python_dir.empty() ? default_python_dir() : fs::path(o.python_dir)};
-  n.framework_op_reason = refine::probe_framework_op_python(f);
+  std::string why;
+  refine::FrameworkOpSetup f{o.python, python_dir(o, why)};
+  n.framework_op_reason = f.python_dir.empty() ? why : refine::probe_framework_op_python(f);
   if (n.framework_op_reason.empty()) n.framework_op = std::move(f);
 }
 
