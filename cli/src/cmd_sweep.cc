@@ -1,7 +1,9 @@
 // vxsynth sweep | sweep-job | sweep-collect: design-space exploration over a suite (docs/sweep.md).
 // The work is sweep/ (library vxsynth_sweep); this file reads the options.
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -35,6 +37,8 @@ struct SweepArgs {
 
 Runner setup_sweep(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
+  // Every host thread busy by default: one benchmark per hardware thread (docs/sweep.md "Host threads").
+  a->o.exec.parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   app.add_option("suite", a->suite, "suite directory (vxsynth suite build; its suite.json)")->required();
   app.add_option("--grid", a->grid,
                  "cartesian grid \"key=v1,v2 key2=…\" over vxsim parameters (vxsim --dump-config lists them), "
@@ -43,7 +47,7 @@ Runner setup_sweep(CLI::App& app) {
   app.add_option("-o,--output", a->out, "sweep directory (new, empty, or a sweep with --resume)")->required();
   app.add_option("--baseline", a->o.baseline, "point index the speedups are against")->capture_default_str();
   app.add_option("--benchmark", a->o.only, "sweep only this benchmark (repeatable)");
-  app.add_option("-j,--jobs", a->o.exec.parallel, "benchmarks run at once")->capture_default_str()
+  app.add_option("-j,--jobs", a->o.exec.parallel, "benchmarks run at once (default: the host's hardware threads)")->capture_default_str()
       ->check(CLI::Range(1, 4096));
   app.add_option("--executor", a->o.executor, "local (threads here) or slurm (a job array)")->capture_default_str();
   app.add_flag("--resume", a->o.resume, "continue the sweep in -o: finished (benchmark, point) rows are kept");

@@ -119,6 +119,7 @@ std::string vortex_signature_json(const Signature& sig, const DeviceCounters& co
   m["cores"] = cfg.cores;
   m["warps"] = cfg.warps;
   m["threads"] = cfg.threads;
+  m["lmem_size"] = cfg.lmem.size;
   m["dcache_size"] = cfg.dcache.size;
   m["l2"] = cfg.l2.enabled;
   m["l3"] = cfg.l3.enabled;

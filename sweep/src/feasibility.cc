@@ -1,21 +1,15 @@
 // Feasibility of a configuration point for a benchmark (docs/sweep.md "Feasibility").
 #include "vxsynth/sweep/feasibility.h"
 
-#include <charconv>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "vxsim/config.h"
+#include "vxsim/timing/config.h"
 
 namespace vxsynth::sweep {
 namespace {
-
-uint32_t u32_or(const Point& p, std::string_view key, uint32_t fallback) {
-  const std::string v = p.value(key);
-  uint32_t out = fallback;
-  if (!v.empty()) (void)std::from_chars(v.data(), v.data() + v.size(), out);
-  return out;
-}
 
 // The generator's checks of the fixed properties and the axes against the machine: block size
 // within warps × threads (vx_spawn_threads), local memory per block × resident blocks within the
@@ -23,8 +17,11 @@ uint32_t u32_or(const Point& p, std::string_view key, uint32_t fallback) {
 std::string design_rule(const codegen::DesignPoint& design, const codegen::VortexTarget& machine) {
   codegen::DesignPoint p = design;
   p.vortex = machine;
-  std::string why = codegen::validation_errors(p);
-  for (char& c : why) c = c == '\n' ? ';' : c;
+  // validation_errors gives one reason per line; a row holds them as "a; b".
+  std::istringstream lines(codegen::validation_errors(p));
+  std::string why;
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) why += (why.empty() ? "" : "; ") + line;
   return why;
 }
 
@@ -48,11 +45,19 @@ constexpr FeasibilityRule kRules[] = {
 }  // namespace
 
 codegen::VortexTarget machine_at(const codegen::DesignPoint& design, const Point& point) {
+  // The benchmark's own machine as a timing configuration, the point's settings applied through
+  // vxsim's parameter table (no parameter is named here), then read back.
+  vxsim::timing::TimingConfig cfg;
+  cfg.cores = design.vortex.cores;
+  cfg.warps = design.vortex.warps;
+  cfg.threads = design.vortex.threads;
+  cfg.lmem.size = 1u << vxsim::Config{}.lmem_log_size;
+  for (const auto& [key, value] : point.settings) vxsim::timing::set_param(cfg, key, value, "point " + point.label());
   codegen::VortexTarget m = design.vortex;
-  m.cores = u32_or(point, "cores", m.cores);
-  m.warps = u32_or(point, "warps", m.warps);
-  m.threads = u32_or(point, "threads", m.threads);
-  m.local_mem_bytes = 1u << vxsim::Config{}.lmem_log_size;
+  m.cores = cfg.cores;
+  m.warps = cfg.warps;
+  m.threads = cfg.threads;
+  m.local_mem_bytes = cfg.lmem.size;
   return m;
 }
 

@@ -41,14 +41,11 @@ bool from_device(const timing::ParamDef& p) {
          timing::get_param(timing::timing_config_for(device, b), p.key);
 }
 
-// The runtime variable of a device parameter: vortex.h reads VXSIM_<KEY> for the device shape
-// (docs/vxsim.md "Environment variables"); a dotted device parameter has none.
-std::string device_env(std::string_view key, std::string_view where) {
-  if (key.find('.') != std::string_view::npos)
-    throw make_error("{}: '{}' is taken from the functional device, whose vortex.h runtime has no variable for it, so "
-                     "it cannot change per run", where, key);
+// The runtime variable of a device parameter: vortex.h reads VXSIM_<KEY>, the key upper-cased with
+// '_' for '.', for the device shape and its local memory (docs/vxsim.md "Environment variables").
+std::string device_env(std::string_view key) {
   std::string env = "VXSIM_";
-  for (char c : key) env += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : key) env += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return env;
 }
 
@@ -67,7 +64,7 @@ GridParam make_param(std::string_view key, const std::vector<std::string>& value
       throw make_error("{}: parameter '{}' lists the value {} twice", where, key, canon);
     p.values.push_back(std::move(canon));
   }
-  if (from_device(*def)) p.env = device_env(key, where);
+  if (from_device(*def)) p.env = device_env(key);
   return p;
 }
 
@@ -125,14 +122,18 @@ void flatten(const toml::table& t, const std::string& prefix, std::vector<std::p
   }
 }
 
+// toml++ iterates a table in key order; the grid keeps the file's order.
+void in_file_order(std::vector<std::pair<std::string, const toml::node*>>& leaves) {
+  std::stable_sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+}
+
 Grid grid_table(const toml::table& t, const std::filesystem::path& file) {
   Grid g;
   std::vector<std::pair<std::string, const toml::node*>> leaves;
   flatten(t, "", leaves);
-  // toml++ iterates a table in key order; the grid keeps the file's order.
-  std::stable_sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
-    return a.second->source().begin.line < b.second->source().begin.line;
-  });
+  in_file_order(leaves);
   for (const auto& [key, node] : leaves) {
     const std::string where = where_of(file, *node);
     std::vector<std::string> values;
@@ -157,6 +158,7 @@ Grid point_list(const toml::array& points, const std::filesystem::path& file) {
     if (t == nullptr) throw make_error("{}: each [[point]] must be a table", where);
     std::vector<std::pair<std::string, const toml::node*>> leaves;
     flatten(*t, "", leaves);
+    in_file_order(leaves);
     Point pt;
     pt.index = static_cast<int>(g.points.size());
     std::vector<std::string> these;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -71,6 +72,25 @@ void signature_columns(const fs::path& f, const fs::path& bench, std::map<std::s
   if (const auto d = core::distance(sig, reference_signature(bench)).d_value) v["vortex_D"] = fmt::format("{:.4f}", *d);
 }
 
+// The first line of a failed run's log that names an error ("vx_start: device error: …", a
+// compiler's "error:"), so the row says why without opening run.log; "" when there is none.
+std::string first_error_line(const fs::path& log) {
+  if (!fs::exists(log)) return {};
+  std::istringstream lines(read_file(log));
+  std::string line;
+  std::getline(lines, line);  // the command
+  while (std::getline(lines, line))
+    if (line.find("error:") != std::string::npos) return line;
+  return {};
+}
+
+// A point run again keeps the log of its earlier attempt as run.<attempt - 1>.log (its row, with
+// status and detail, stays in rows/NAME.csv).
+void keep_earlier_log(const fs::path& point_dir, int attempt) {
+  const fs::path log = point_dir / "run.log";
+  if (attempt > 1 && fs::exists(log)) fs::rename(log, point_dir / fmt::format("run.{}.log", attempt - 1));
+}
+
 std::string row_line(const Grid& g, std::map<std::string, std::string> v) {
   std::string line;
   for (const std::string& c : csv_columns(g)) line += (line.empty() ? "" : ",") + v[c];
@@ -95,7 +115,8 @@ int job(const fs::path& dir_in, const std::string& name, const suite::Tools& too
   for (const json& b : suite_index.at("benchmarks"))
     if (b["name"] == name) entry = b;
   if (entry.is_null()) throw make_error("{}: no benchmark {}", (suite_dir / suite::kSuiteFile).string(), name);
-  std::set<int> skip = finished_points(dir, name);
+  const std::map<int, PointAttempts> before = point_attempts(dir, name, g);
+  std::set<int> skip = finished_points(dir, name, g);
   for (const json& s : plan["skipped"])
     if (s["benchmark"] == name) skip.insert(s["point"].get<int>());
   if (host_threads == 0) host_threads = std::max(1u, std::thread::hardware_concurrency());
@@ -107,6 +128,9 @@ int job(const fs::path& dir_in, const std::string& name, const suite::Tools& too
     o.signature = o.work / fmt::format("p{}", p.index) / "vortex_signature.json";
     fs::create_directories(o.signature.parent_path());
     o.env = point_env(g, p, host_threads);
+    const auto prior = before.find(p.index);
+    const int attempt = prior == before.end() ? 1 : prior->second.attempts + 1;
+    keep_earlier_log(o.signature.parent_path(), attempt);
     o.stage_tensors = ran == 0;
     o.timeout_s = point_timeout_s;
     suite::BenchmarkRun r;
@@ -118,7 +142,8 @@ int job(const fs::path& dir_in, const std::string& name, const suite::Tools& too
     std::map<std::string, std::string> v{{"benchmark", name}, {"workload", (*bench)["workload"]},
                                          {"op", (*bench)["op"]}, {"label", (*bench)["label"]},
                                          {"point", std::to_string(p.index)}, {"config", p.label()},
-                                         {"status", r.status}, {"output_check", r.output_check},
+                                         {"status", r.status}, {"attempt", std::to_string(attempt)},
+                                         {"output_check", r.output_check},
                                          {"max_rel_err", r.output_check.empty() ? "" : num(r.max_rel)},
                                          {"host_threads", std::to_string(host_threads)},
                                          {"wall_s", fmt::format("{:.2f}", r.wall_s)}};
@@ -131,13 +156,17 @@ int job(const fs::path& dir_in, const std::string& name, const suite::Tools& too
         r.detail = fmt::format("{}: {}", o.signature.string(), e.what());
       }
     }
+    if (r.status != "PASSED")
+      if (const std::string why = first_error_line(o.signature.parent_path() / "run.log"); !why.empty())
+        r.detail = why + " (run.log); " + r.detail;
     v["status"] = r.status;
     v["detail"] = "\"" + sanitize(r.detail) + "\"";
     append_line_atomic(dir / kRowsDir / (name + ".csv"), row_line(g, v));
     ++ran;
     failed += r.status == "PASSED" ? 0 : 1;
-    std::cout << fmt::format("[sweep] {} at point {} ({}): {} ({} cycles, {:.1f} s){}\n", name, p.index, p.label(),
-                             r.status, v["cycles"].empty() ? "no" : v["cycles"], r.wall_s,
+    std::cout << fmt::format("[sweep] {} at point {} ({}){}: {} ({} cycles, {:.1f} s){}\n", name, p.index,
+                             p.label(), attempt > 1 ? fmt::format(", attempt {}", attempt) : "", r.status,
+                             v["cycles"].empty() ? "no" : v["cycles"], r.wall_s,
                              r.detail.empty() ? "" : ": " + r.detail)
               << std::flush;
   }

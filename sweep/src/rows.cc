@@ -30,12 +30,14 @@ std::vector<std::string> counter_keys() {
 std::vector<std::string> csv_columns(const Grid& grid) {
   std::vector<std::string> c{"benchmark", "workload", "op", "label", "point", "config"};
   for (const GridParam& p : grid.params) c.push_back(p.key);
-  for (const char* k : {"status", "cycles", "ipc", "warp_instrs", "thread_instrs", "launches"}) c.emplace_back(k);
+  for (const char* k : {"status", "attempt", "cycles", "ipc", "warp_instrs", "thread_instrs", "launches"}) c.emplace_back(k);
   for (const std::string& k : counter_keys()) c.push_back("counter." + k);
   for (const core::MetricDef& m : core::metric_table()) c.emplace_back(m.key);
   for (const char* k : {"vortex_D", "output_check", "max_rel_err", "host_threads", "wall_s", "detail"}) c.emplace_back(k);
   return c;
 }
+
+size_t status_column(const Grid& grid) { return 6 + grid.params.size(); }
 
 std::string sanitize(std::string s) {
   for (char& c : s) c = (c == ',' || c == '"' || c == '\n' || c == '\r') ? ' ' : c;
@@ -52,18 +54,28 @@ std::vector<std::string> split_row(const std::string& line) {
   return f;
 }
 
-std::set<int> finished_points(const fs::path& dir, const std::string& benchmark) {
-  std::set<int> done;
+std::map<int, PointAttempts> point_attempts(const fs::path& dir, const std::string& benchmark, const Grid& grid) {
+  std::map<int, PointAttempts> out;
   const fs::path f = dir / kRowsDir / (benchmark + ".csv");
-  if (!fs::exists(f)) return done;
+  if (!fs::exists(f)) return out;
+  const size_t status = status_column(grid);
   std::istringstream lines(read_file(f));
   int n = 0;
   for (std::string line; std::getline(lines, line);) {
     ++n;
     const std::vector<std::string> v = split_row(line);
-    if (v.size() < 5 || v[0] != benchmark) throw make_error("{}:{}: not a row of {}", f.string(), n, benchmark);
-    done.insert(std::stoi(v[4]));
+    if (v.size() <= status || v[0] != benchmark) throw make_error("{}:{}: not a row of {}", f.string(), n, benchmark);
+    PointAttempts& a = out[std::stoi(v[4])];
+    ++a.attempts;
+    a.status = v[status];
   }
+  return out;
+}
+
+std::set<int> finished_points(const fs::path& dir, const std::string& benchmark, const Grid& grid) {
+  std::set<int> done;
+  for (const auto& [point, a] : point_attempts(dir, benchmark, grid))
+    if (a.status == "PASSED") done.insert(point);
   return done;
 }
 
@@ -94,17 +106,23 @@ int collect(const fs::path& dir) {
     const int idx = s["point"].get<int>();
     rows[{s["benchmark"], idx}] = skipped_row(*b, g.points.at(static_cast<size_t>(idx)), s["reason"], g);
   }
-  int passed = 0, failed = 0;
+  int retried = 0;
   for (const json& b : plan["benchmarks"]) {
     const fs::path f = dir / kRowsDir / (b["name"].get<std::string>() + ".csv");
     if (!fs::exists(f)) continue;
     std::istringstream lines(read_file(f));
+    // The file is append-only: a point's last row is its latest attempt, the one sweep.csv keeps.
     for (std::string line; std::getline(lines, line);) {
       const std::vector<std::string> v = split_row(line);
-      if (v.size() < 7 + g.params.size()) throw make_error("{}: a short row: {}", f.string(), line);
-      (v[6 + g.params.size()] == "PASSED" ? passed : failed) += 1;
+      if (v.size() <= status_column(g)) throw make_error("{}: a short row: {}", f.string(), line);
       rows[{v[0], std::stoi(v[4])}] = line;
     }
+    for (const auto& [point, a] : point_attempts(dir, b["name"].get<std::string>(), g)) retried += a.attempts > 1;
+  }
+  int passed = 0, failed = 0;
+  for (const auto& [key, line] : rows) {
+    const std::string status = split_row(line).at(status_column(g));
+    if (status != "skipped") (status == "PASSED" ? passed : failed) += 1;
   }
   std::map<std::string, size_t> order;
   for (const json& b : plan["benchmarks"]) order.emplace(b["name"].get<std::string>(), order.size());
@@ -120,9 +138,10 @@ int collect(const fs::path& dir) {
   fs::create_directories(dir / kStateDir);
   write_file_atomic(dir / kStateDir / "collect.json",
                     json{{"rows", rows.size()}, {"expected", expected}, {"passed", passed}, {"failed", failed},
-                         {"skipped", plan["skipped"].size()}}.dump(1) + "\n");
-  std::cout << fmt::format("[sweep] {}: {} of {} rows ({} passed, {} failed, {} skipped)\n",
-                           (dir / kSweepCsv).string(), rows.size(), expected, passed, failed, plan["skipped"].size());
+                         {"retried", retried}, {"skipped", plan["skipped"].size()}}.dump(1) + "\n");
+  std::cout << fmt::format("[sweep] {}: {} of {} rows ({} passed, {} failed, {} skipped; {} run more than once)\n",
+                           (dir / kSweepCsv).string(), rows.size(), expected, passed, failed, plan["skipped"].size(),
+                           retried);
   return 0;
 }
 

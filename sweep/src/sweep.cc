@@ -41,9 +41,10 @@ int sweep(const SweepOptions& o, const suite::Tools& tools) {
       o.host_threads != 0 ? o.host_threads
                           : std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(parallel));
   std::vector<suite::Job> jobs;
-  size_t todo = 0;
+  size_t todo = 0, again = 0;
   for (const Benchmark& b : benchmarks) {
-    std::set<int> done = finished_points(dir, b.name);
+    std::set<int> done = finished_points(dir, b.name, o.grid);
+    again += point_attempts(dir, b.name, o.grid).size() - done.size();
     for (const json& s : plan["skipped"])
       if (s["benchmark"] == b.name) done.insert(s["point"].get<int>());
     const size_t left = o.grid.points.size() - done.size();
@@ -53,8 +54,9 @@ int sweep(const SweepOptions& o, const suite::Tools& tools) {
                              "--host-threads", std::to_string(host_threads), "--timeout",
                              fmt::format("{}", o.point_timeout_s)}});
   }
-  std::cout << fmt::format("[sweep] {} rows to run in {} jobs ({} at once, {} host threads each)\n", todo,
-                           jobs.size(), parallel, host_threads)
+  std::cout << fmt::format("[sweep] {} rows to run in {} jobs ({} at once, {} host threads each); {} of them failed "
+                           "before and run again\n",
+                           todo, jobs.size(), parallel, host_threads, again)
             << std::flush;
   suite::ExecutorOptions exec = o.exec;
   exec.state_dir = dir / kStateDir;

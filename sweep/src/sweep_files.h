@@ -2,6 +2,7 @@
 // Internal pieces of the sweep shared by plan, job, rows and collect (docs/sweep.md "Layout").
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -37,8 +38,21 @@ struct Benchmark {
 /// and an equal plan; anything else is refused.
 void claim_output(const std::filesystem::path& dir, const nlohmann::json& plan, bool resume);
 
-/// Point indices of `benchmark` that have a row in rows/<benchmark>.csv.
-[[nodiscard]] std::set<int> finished_points(const std::filesystem::path& dir, const std::string& benchmark);
+/// What rows/<benchmark>.csv says of one point: how many rows (attempts) it has and the status of
+/// the last one (the file is append-only, so the last row is the latest attempt).
+struct PointAttempts {
+  int attempts = 0;
+  std::string status;
+};
+/// Every point of `benchmark` with a row, from rows/<benchmark>.csv (`grid` gives the status column).
+[[nodiscard]] std::map<int, PointAttempts> point_attempts(const std::filesystem::path& dir, const std::string& benchmark,
+                                                          const Grid& grid);
+/// Point indices of `benchmark` whose latest row PASSED: the finished points that --resume keeps.
+/// A point whose latest row FAILED or is an error runs again; its earlier rows stay in the file.
+[[nodiscard]] std::set<int> finished_points(const std::filesystem::path& dir, const std::string& benchmark,
+                                            const Grid& grid);
+/// Index of the `status` column in a row (csv_columns: six fixed columns, then the grid's).
+[[nodiscard]] size_t status_column(const Grid& grid);
 /// Splits a CSV line of ours (no field holds a comma: detail is sanitised and quoted).
 [[nodiscard]] std::vector<std::string> split_row(const std::string& line);
 /// Replaces characters a row field cannot hold (comma, quote, newline) with spaces.

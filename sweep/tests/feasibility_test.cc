@@ -1,5 +1,6 @@
 // Feasibility rules on the locked design points of the committed H200 runs (docs/sweep.md
 // "Feasibility"): block size, local memory and warp width against the point's machine.
+#include <bit>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -60,6 +61,23 @@ TEST(SweepFeasibility, LocalMemoryOfTheResidentBlocks) {
   const std::string r = reason(d, "warps=32");  // 32 / (128 / 8) = 2 blocks per core
   EXPECT_NE(r.find(fmt::format("{} B of local memory per block x 2 resident blocks per core exceeds the Vortex core's "
                                "16384 B", bytes)),
+            std::string::npos)
+      << r;
+}
+
+TEST(SweepFeasibility, LocalMemorySizeOfThePoint) {
+  const codegen::DesignPoint d = locked("act-k5");  // one resident block at its own 16 warps
+  const uint32_t bytes = codegen::vortex_local_mem_bytes(d);
+  ASSERT_GT(bytes, 4096u);
+  EXPECT_EQ(reason(d, "lmem.size=16384"), "");
+  // Two resident blocks at 32 warps fit in 64 KiB, not in the default 16 KiB.
+  EXPECT_EQ(reason(d, "warps=32 lmem.size=65536"), "");
+  EXPECT_NE(reason(d, "warps=32 lmem.size=16384").find("exceeds the Vortex core's 16384 B"), std::string::npos);
+  // A point below the block's own need is skipped, naming the point's size.
+  const uint32_t small = std::bit_floor(bytes - 1);
+  const std::string r = reason(d, fmt::format("lmem.size={}", small));
+  EXPECT_NE(r.find(fmt::format("{} B of local memory per block x 1 resident blocks per core exceeds the Vortex core's "
+                               "{} B", bytes, small)),
             std::string::npos)
       << r;
 }

@@ -2,6 +2,7 @@
 #include "vortex.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -158,6 +159,12 @@ int vx_dev_open(vx_device_h* hdevice) {
       return fail("vx_dev_open", "environment variable VXSIM_TIME_LIMIT='{}' is not a number of seconds (0 = none)", t);
   }
   d->cfg.strict_divergence = strict != 0;
+  // VXSIM_LMEM_SIZE: local memory per core in bytes, a power of two (the timing table's lmem.size).
+  uint32_t lmem = 1u << d->cfg.lmem_log_size;
+  if (!env_u32("VXSIM_LMEM_SIZE", lmem)) return -1;
+  if (lmem == 0 || (lmem & (lmem - 1)) != 0)
+    return fail("vx_dev_open", "environment variable VXSIM_LMEM_SIZE='{}' is not a power of two", lmem);
+  d->cfg.lmem_log_size = static_cast<uint32_t>(std::countr_zero(lmem));
   if (const char* c = std::getenv("VXSIM_CONFIG"); c != nullptr) d->engine.config_path = c;
   try {
     d->proc = std::make_unique<Processor>(d->cfg);

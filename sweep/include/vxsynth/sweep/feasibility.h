@@ -17,9 +17,9 @@
 
 namespace vxsynth::sweep {
 
-/// The Vortex machine a benchmark runs on at a point: the point's cores/warps/threads where it
-/// sets them, else the benchmark's own target (its Makefile's VXSIM_* defaults); local memory per
-/// core is the functional device's (vxsim::Config::lmem_log_size).
+/// The Vortex machine a benchmark runs on at a point: the point's cores, warps, threads and local
+/// memory per core where it sets them, else the benchmark's own target (its Makefile's VXSIM_*
+/// defaults) and the functional device's local memory (vxsim::Config::lmem_log_size).
 [[nodiscard]] codegen::VortexTarget machine_at(const codegen::DesignPoint& design, const Point& point);
 
 /// One feasibility rule: the reason the design cannot run on `machine`, or "" when it can.
