@@ -39,6 +39,7 @@ struct Options {
   int budget = 12;
   bool resume = false;
   bool unsafe_no_isolation = false;
+  std::string isolation = "auto";
   uint64_t seed = 1;
   double build_timeout = 300, run_timeout = 600, agent_timeout = 600;
 };
@@ -236,11 +237,18 @@ int run(const Options& opts) {
   rules.run_timeout_s = o.run_timeout;
   // Isolation of builds, runs and external agents (docs/sandbox.md): bubblewrap when it works here.
   std::string why_not;
-  rules.isolation = o.unsafe_no_isolation ? refine::make_no_isolation() : refine::default_isolation(&why_not);
+  const refine::IsolationKind kind =
+      o.unsafe_no_isolation ? refine::IsolationKind::kNone : refine::isolation_kind(o.isolation);
+  if (kind == refine::IsolationKind::kNone && !o.unsafe_no_isolation)
+    throw make_error("--isolation none: pass --unsafe-no-isolation to run without isolation (recorded)");
+  rules.isolation = refine::make_isolation(kind, &why_not);
+  if (!rules.isolation)
+    throw make_error("--isolation {}: does not work here: {}", o.isolation, why_not);
   const bool external = o.agent.rfind("cmd:", 0) == 0;
   if (external && !rules.isolation->isolates() && !o.unsafe_no_isolation)
-    throw make_error("--agent {}: an external agent runs only isolated, and bubblewrap is unavailable ({}); install "
-                     "the Debian package bubblewrap, or pass --unsafe-no-isolation to run it unconfined (recorded)",
+    throw make_error("--agent {}: an external agent runs only isolated, and neither bubblewrap nor unshare works here "
+                     "({}); install the Debian package bubblewrap, or pass --unsafe-no-isolation to run it unconfined "
+                     "(recorded)",
                      o.agent, why_not);
   if (!rules.isolation->isolates())
     std::cerr << "[reconstruct] warning: builds and runs are not isolated: "
@@ -333,6 +341,10 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--build-timeout", o->build_timeout, "seconds per candidate build")->capture_default_str();
   app.add_option("--run-timeout", o->run_timeout, "seconds per candidate run")->capture_default_str();
   app.add_option("--agent-timeout", o->agent_timeout, "seconds per external-agent call")->capture_default_str();
+  app.add_option("--isolation", o->isolation,
+                 "how builds, candidate runs, the ncu-profiled run and an external agent are confined: auto (bwrap "
+                 "when it works, else unshare as root), bwrap, unshare (docs/sandbox.md)")
+      ->capture_default_str();
   app.add_flag("--unsafe-no-isolation", o->unsafe_no_isolation,
                "run builds, candidates and an external agent without bubblewrap (recorded in every revision)");
   app.footer(fmt::format(

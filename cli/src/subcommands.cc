@@ -19,6 +19,8 @@ constexpr Subcommand kSubcommands[] = {
 #ifdef VXSYNTH_HAVE_RECONSTRUCT  // refine/ with codegen+check in the tree
     {"reconstruct", "Reconstruct a reference kernel: seed, revisions (retain iff D drops by > 0.005), locked benchmark",
      &setup_reconstruct},
+    {"sandbox run", "Run one command confined as vxsynth confines a candidate's build or run (what it can see and do)",
+     &setup_sandbox_run},
 #endif
 #ifdef VXSYNTH_HAVE_SUITE  // suite/ in the tree
     {"suite build", "Build a benchmark suite from bundles: top operator kernels per workload, reconstructed in parallel",

@@ -36,6 +36,7 @@ Runner setup_metrics(CLI::App& app);         // cmd_metrics.cc
 Runner setup_kernel_name(CLI::App& app);     // cmd_kernel_name.cc
 Runner setup_signature(CLI::App& app);       // cmd_signature.cc
 Runner setup_reconstruct(CLI::App& app);     // cmd_reconstruct.cc (refine/)
+Runner setup_sandbox_run(CLI::App& app);     // cmd_sandbox.cc (refine/)
 Runner setup_suite_build(CLI::App& app);     // cmd_suite.cc (suite/)
 Runner setup_suite_job(CLI::App& app);       // cmd_suite.cc
 Runner setup_suite_collect(CLI::App& app);   // cmd_suite.cc

@@ -6,6 +6,7 @@
 // one it has. Shared ncu steps (metric list, CSV import, main kernel) are at the bottom.
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,22 @@ class CudaProfiler {
                                                              std::string& why_not);
 
 // ---- ncu steps both profilers use
+// What the profiled process sees of the data: copies of the sampled inputs (never ref_output.bin)
+// in <cuda>/profile-data, with their SHA-256 to compare after the run.
+struct ProfileInputs {
+  std::filesystem::path dir;
+  std::map<std::string, std::string> sha256;  // file name -> hash before the run
+};
+[[nodiscard]] ProfileInputs stage_profile_inputs(const std::filesystem::path& cuda_dir, const CandidateData& data);
+// "sandbox: input_changed: …" when an input copy differs after the run, else empty.
+[[nodiscard]] std::string changed_input(const ProfileInputs& in);
+// One isolated step of the CUDA side (nvcc, or the ncu-profiled run when `gpu`): <candidate>/cuda is
+// the only writable directory, the run and candidate directories are hidden (harness_vortex.h
+// hidden_dirs), the environment is `env` plus the GPU's (LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES and
+// NVIDIA_* when set, which the driver and the CUDA libraries read).
+[[nodiscard]] IsolatedRun cuda_step(const std::filesystem::path& candidate_dir, const EvalRequest& req, bool gpu,
+                                    std::map<std::string, std::string> env, double timeout_s);
+
 // The --metrics list of the architecture's metric table (comma-separated).
 [[nodiscard]] std::string ncu_metric_list(core::Arch arch);
 // `ncu --import REP --csv --page raw --print-units base` into `csv_path`, parsed; the failure (empty

@@ -1,4 +1,6 @@
 // Isolation with Debian's bubblewrap (docs/sandbox.md "Isolation"; bwrap(1)).
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -17,8 +19,8 @@ class BwrapIsolation : public Isolation {
   bool isolates() const override { return true; }
 
   std::string description() const override {
-    return fmt::format("{} ({}: read-only root, one writable directory, empty /tmp, hidden run directory, no network, "
-                       "own pid/ipc/uts namespaces, cleared environment, dies with vxsynth)",
+    return fmt::format("{} ({}: read-only root and /tmp, one writable directory, hidden run directory, no network, "
+                       "own pid/ipc/uts namespaces, no capabilities, cleared environment, dies with vxsynth)",
                        bwrap_.string(), version_);
   }
 
@@ -33,6 +35,15 @@ class BwrapIsolation : public Isolation {
     // directory (TMPDIR).
     std::vector<std::string> c = {bwrap_.string(), "--unshare-all", "--die-with-parent", "--new-session",
                                   "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"};
+    // The kernel's global settings read-only (root owns them: writable to a child that is root).
+    for (const char* p : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"})
+      c.insert(c.end(), {"--ro-bind-try", p, p});
+    // No capability, also when vxsynth runs as root (bwrap keeps root's otherwise, and with them
+    // the child could unmount the tmpfs over a hidden directory); a GPU run keeps the one the
+    // driver's profiling check asks for (gpu_profiling_admin_only), which only root has to give.
+    c.insert(c.end(), {"--cap-drop", "ALL"});
+    if (spec.gpu && ::geteuid() == 0 && gpu_profiling_admin_only()) c.insert(c.end(), {"--cap-add", "CAP_SYS_ADMIN"});
+    if (spec.gpu) gpu_nodes(c);
     for (const fs::path& h : spec.hidden)
       if (fs::is_directory(h)) c.insert(c.end(), {"--tmpfs", fs::absolute(h).string()});
     std::vector<fs::path> rw = spec.writable;
@@ -53,6 +64,19 @@ class BwrapIsolation : public Isolation {
   }
 
  private:
+  // The GPU's device nodes (/dev/nvidia*, /dev/nvidia-caps/*) into bwrap's minimal /dev. The
+  // profiling counters also need CAP_SYS_ADMIN of the initial user namespace unless the driver
+  // allows them to every user (RmProfilingAdminOnly 0), which a user namespace does not give.
+  static void gpu_nodes(std::vector<std::string>& c) {
+    std::error_code ec;
+    for (const fs::path& dir : {fs::path("/dev"), fs::path("/dev/nvidia-caps")}) {
+      if (!fs::is_directory(dir, ec)) continue;
+      for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().filename().string().starts_with("nvidia") && fs::is_character_file(e.path(), ec))
+          c.insert(c.end(), {"--dev-bind", e.path().string(), e.path().string()});
+    }
+  }
+
   fs::path bwrap_;
   std::string version_;
 };
@@ -78,16 +102,6 @@ std::shared_ptr<const Isolation> make_bwrap_isolation(const fs::path& bwrap, std
     return nullptr;
   }
   return iso;
-}
-
-std::shared_ptr<const Isolation> default_isolation(std::string* why_not) {
-  std::string why;
-  for (const char* candidate : {"/usr/bin/bwrap", "/bin/bwrap"}) {
-    if (auto iso = make_bwrap_isolation(candidate, &why)) return iso;
-    if (fs::exists(candidate)) break;
-  }
-  if (why_not) *why_not = why;
-  return make_no_isolation();
 }
 
 }  // namespace vxsynth::refine

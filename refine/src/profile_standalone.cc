@@ -6,18 +6,59 @@
 // is there, else vs the float64 CPU reference, with the reason in the recorded method. Also the
 // ncu steps both profilers share.
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "cuda_profiler.h"
+#include "harness_vortex.h"
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/harness.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
+#include "vxsynth/refine/agent.h"
 
 namespace vxsynth::refine {
 
 namespace fs = std::filesystem;
+
+ProfileInputs stage_profile_inputs(const fs::path& cuda_dir, const CandidateData& data) {
+  ProfileInputs in;
+  in.dir = cuda_dir / "profile-data";
+  std::error_code ec;
+  fs::remove_all(in.dir, ec);
+  fs::create_directories(in.dir);
+  for (const auto& e : fs::directory_iterator(data.dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "ref_output.bin" || name.ends_with("_out.bin") || name == "out.bin" || !e.is_regular_file()) continue;
+    fs::copy_file(e.path(), in.dir / name);
+    in.sha256[name] = sha256_hex(read_file(e.path()));
+  }
+  return in;
+}
+
+std::string changed_input(const ProfileInputs& in) {
+  for (const auto& [name, hash] : in.sha256)
+    if (!fs::exists(in.dir / name) || sha256_hex(read_file(in.dir / name)) != hash)
+      return sandbox_failure({{"input_changed", "data/" + name, 0, "the input file changed during the profiled run"}});
+  return {};
+}
+
+IsolatedRun cuda_step(const fs::path& candidate_dir, const EvalRequest& req, bool gpu,
+                      std::map<std::string, std::string> env, double timeout_s) {
+  IsolatedRun r;
+  r.work = candidate_dir / "cuda";
+  r.hidden = hidden_dirs(candidate_dir, req);
+  r.gpu = gpu;
+  r.timeout_s = timeout_s;
+  if (gpu)
+    for (const char* k : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+                          "NVIDIA_DRIVER_CAPABILITIES"})
+      if (const char* v = std::getenv(k); v != nullptr && !env.count(k)) env[k] = v;
+  r.env = std::move(env);
+  return r;
+}
 
 std::string ncu_metric_list(core::Arch arch) {
   std::string list;
@@ -72,14 +113,16 @@ class StandaloneProfiler : public CudaProfiler {
     m.failure = build(dir, req, data);
     if (!m.failure.empty()) return m;
     const fs::path rep = dir / "cuda" / "candidate.ncu-rep";
-    m.failure = profile(dir, req, data, rep);
+    const ProfileInputs in = stage_profile_inputs(dir / "cuda", data);
+    m.failure = profile(dir, req, in, rep);
+    if (m.failure.empty()) m.failure = changed_input(in);
     if (!m.failure.empty()) return m;
     const core::NcuReport report = import_ncu_report(tools_.ncu, rep, dir / "cuda" / "ncu_raw.csv", m.failure);
     if (!m.failure.empty()) return m;
     const core::NcuKernel& main = longest_kernel(report, rep);
     m.signature = core::signature_from_ncu(main, report.arch);
     m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
-    m.output = check::read_tensor_file(data.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
+    m.output = check::read_tensor_file(in.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
     m.source_output = source_output_check(dir / "cuda", data, m.output);
     return m;
   }
@@ -89,27 +132,28 @@ class StandaloneProfiler : public CudaProfiler {
   std::string build(const fs::path& dir, const EvalRequest& req, const CandidateData& data) const {
     if (!tools_.nvcc) throw make_error("profile backend 'ncu': no nvcc ($NVCC or /usr/local/cuda/bin/nvcc)");
     write_file_atomic(dir / "cuda" / codegen::kStandaloneFileName, codegen::standalone_harness(data.op, data.path));
-    const ProcessResult nv = run_process(
+    const ProcessResult nv = req.rules->isolation->run(
         {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-std=c++17", "-O2", "-o",
          "vxs_standalone", codegen::kCudaFileName, codegen::kStandaloneFileName},
-        {req.rules->build_timeout_s, dir / "cuda"});
+        cuda_step(dir, req, /*gpu=*/false, {}, req.rules->build_timeout_s));
     if (!nv.ok()) return fmt::format("nvcc: {}: {}", nv.status_text(), tail_lines(nv.output, 4));
     return {};
   }
 
   // One launch under Nsight Compute with the reference's collection settings and the metrics of
-  // the bundle's architecture.
-  std::string profile(const fs::path& dir, const EvalRequest& req, const CandidateData& data,
+  // the bundle's architecture; ncu and the process it profiles run isolated (gpu step), seeing
+  // only <candidate>/cuda with the copies of the inputs.
+  std::string profile(const fs::path& dir, const EvalRequest& req, const ProfileInputs& in,
                       const fs::path& rep) const {
     std::error_code ec;
     fs::remove(rep, ec);
-    const ProcessResult prof = run_process(
+    const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--metrics", ncu_metric_list(tools_.arch), "--clock-control", "none", "--cache-control", "all",
-         "--export", rep.string(), "--force-overwrite", (dir / "cuda" / "vxs_standalone").string(),
-         fs::absolute(data.dir).string()},
-        {req.rules->run_timeout_s, dir / "cuda"});
+         "--export", fs::absolute(rep).string(), "--force-overwrite",
+         fs::absolute(dir / "cuda" / "vxs_standalone").string(), fs::absolute(in.dir).string()},
+        cuda_step(dir, req, /*gpu=*/true, {}, req.rules->run_timeout_s));
     write_file_atomic(dir / "cuda" / "ncu.log", prof.output);
-    if (!prof.ok() || !fs::exists(data.dir / "cuda_out.bin"))
+    if (!prof.ok() || !fs::exists(in.dir / "cuda_out.bin"))
       return fmt::format("run (ncu): {}: {}", prof.status_text(), tail_lines(prof.output, 4));
     return {};
   }

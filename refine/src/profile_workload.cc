@@ -107,11 +107,11 @@ check::CheckReport call_check(const std::vector<double>& cand, const std::vector
 
 // The source-output check: the candidate vs the original PyTorch op on the GPU, on the sampled
 // inputs and on every saved workload call; passes only when all pass (errors: the maxima).
-CheckOutcome source_output_check(const json& r, const fs::path& out_dir, const CandidateData& d,
-                                 std::vector<double>& sampled_out) {
+CheckOutcome source_output_check(const json& r, const fs::path& out_dir, const fs::path& data_dir,
+                                 const CandidateData& d, std::vector<double>& sampled_out) {
   const int64_t n = check::output_numel(d.op);
-  sampled_out = check::read_tensor_file(d.dir / "cuda_out.bin", n, d.ftype);
-  const auto torch_out = check::read_tensor_file(d.dir / "torch_out.bin", n, d.ftype);
+  sampled_out = check::read_tensor_file(data_dir / "cuda_out.bin", n, d.ftype);
+  const auto torch_out = check::read_tensor_file(data_dir / "torch_out.bin", n, d.ftype);
   CheckOutcome all = compare(sampled_out, torch_out, d, check::CheckKind::kSourceOutput,
                              check::ReferenceKind::kFrameworkOp, "");
   if (!all.passed) all.detail = "sampled inputs: " + all.detail;
@@ -151,12 +151,14 @@ class WorkloadProfiler : public CudaProfiler {
                                setup_.workload, setup_.config, setup_.warmup, setup_.region_iters, kLaunchSkip,
                                kLaunchCount);
     const fs::path cuda = dir / "cuda";
-    m.failure = build(cuda, req);
+    m.failure = build(dir, req);
     if (!m.failure.empty()) return m;
     write_file_atomic(cuda / "swap_spec.json", swap_spec(setup_, data, req).dump(1) + "\n");
     const fs::path out = cuda / "workload";
     const fs::path rep = cuda / "candidate.ncu-rep";
-    m.failure = run(cuda, out, rep, data, req);
+    const ProfileInputs in = stage_profile_inputs(cuda, data);
+    m.failure = run(dir, out, rep, in, req);
+    if (m.failure.empty()) m.failure = changed_input(in);
     if (!m.failure.empty()) return m;
     const json r = json::parse(read_file(out / "swap_result.json"));
     for (const json& st : r["steps"]) m.place.routed_per_step.push_back(st.at("routed").get<int64_t>());
@@ -164,7 +166,7 @@ class WorkloadProfiler : public CudaProfiler {
       m.place.note += (m.place.note.empty() ? "" : "; ") + n.get<std::string>();
     m.failure = dispatch_failure(r, setup_, data.op);
     if (!m.failure.empty()) return m;
-    m.source_output = source_output_check(r, out, data, m.output);
+    m.source_output = source_output_check(r, out, in.dir, data, m.output);
     if (!fs::exists(rep)) {
       m.failure = "in-workload run: ncu profiled no launch of the candidate (" + (cuda / "ncu.log").string() + ")";
       return m;
@@ -179,31 +181,35 @@ class WorkloadProfiler : public CudaProfiler {
 
  private:
   // The candidate as a shared library (its C ABI only: no launcher, no torch headers).
-  std::string build(const fs::path& cuda, const EvalRequest& req) const {
+  std::string build(const fs::path& dir, const EvalRequest& req) const {
     if (!tools_.nvcc) throw make_error("profile backend 'ncu': no nvcc ($NVCC or /usr/local/cuda/bin/nvcc)");
-    const ProcessResult nv = run_process(
+    const ProcessResult nv = req.rules->isolation->run(
         {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-std=c++17", "-O2",
          "-shared", "-Xcompiler", "-fPIC", "-o", "candidate.so", codegen::kCudaFileName},
-        {req.rules->build_timeout_s, cuda});
+        cuda_step(dir, req, /*gpu=*/false, {}, req.rules->build_timeout_s));
     if (!nv.ok()) return fmt::format("nvcc: {}: {}", nv.status_text(), tail_lines(nv.output, 4));
     return {};
   }
 
-  // swap_run.py under Nsight Compute with the capture's settings.
-  std::string run(const fs::path& cuda, const fs::path& out, const fs::path& rep, const CandidateData& data,
+  // swap_run.py under Nsight Compute with the capture's settings; ncu, Python and the candidate
+  // library run isolated (gpu step), seeing only <candidate>/cuda with the copies of the inputs.
+  std::string run(const fs::path& dir, const fs::path& out, const fs::path& rep, const ProfileInputs& in,
                   const EvalRequest& req) const {
+    const fs::path cuda = dir / "cuda";
     std::error_code ec;
     fs::remove(rep, ec);
     fs::remove_all(out, ec);
-    const ProcessResult prof = run_process(
+    const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--filter-mode", "per-launch-config", "--target-processes", "all", "--clock-control", "none",
          "--cache-control", "all", "--profile-from-start", "off", "--kernel-name-base", "function", "-k",
          kCandidateKernels, "--launch-skip", kLaunchSkip, "--launch-count", kLaunchCount, "--metrics",
-         ncu_metric_list(tools_.arch), "--import-sass", "no", "--export", rep.string(), "--force-overwrite",
-         setup_.python, "-m", "vxsynth_torch.swap_run", "--spec", (cuda / "swap_spec.json").string(), "--lib",
-         fs::absolute(cuda / "candidate.so").string(), "--out", fs::absolute(out).string(), "--data",
-         fs::absolute(data.dir).string(), "--device", setup_.device},
-        {req.rules->run_timeout_s, cuda, {{"PYTHONPATH", setup_.python_dir.string()}, {"PYTHONUNBUFFERED", "1"}}});
+         ncu_metric_list(tools_.arch), "--import-sass", "no", "--export", fs::absolute(rep).string(),
+         "--force-overwrite", setup_.python, "-m", "vxsynth_torch.swap_run", "--spec",
+         fs::absolute(cuda / "swap_spec.json").string(), "--lib", fs::absolute(cuda / "candidate.so").string(),
+         "--out", fs::absolute(out).string(), "--data", fs::absolute(in.dir).string(), "--device", setup_.device},
+        cuda_step(dir, req, /*gpu=*/true,
+                  {{"PYTHONPATH", fs::absolute(setup_.python_dir).string()}, {"PYTHONUNBUFFERED", "1"}},
+                  req.rules->run_timeout_s));
     write_file_atomic(cuda / "ncu.log", prof.output);
     if (!fs::exists(out / "swap_result.json"))
       return fmt::format("in-workload run (ncu): {}: {}", prof.status_text(), tail_lines(prof.output, 4));

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 
 namespace vxsynth::refine {
@@ -34,33 +35,64 @@ struct Dirs {
   ~Dirs() { fs::remove_all(root); }
 };
 
-TEST(Isolation, BwrapConfinesFilesNetworkAndChildren) {
-  std::string why;
-  const auto iso = make_bwrap_isolation("/usr/bin/bwrap", &why);
-  if (!iso) GTEST_SKIP() << why;
-  EXPECT_TRUE(iso->isolates());
+// The confining implementations (bwrap; unshare, which needs root), each skipped where it does not
+// work on this machine.
+class Confining : public testing::TestWithParam<IsolationKind> {
+ protected:
+  void SetUp() override {
+    iso_ = make_isolation(GetParam(), &why_);
+    if (!iso_) GTEST_SKIP() << why_;
+  }
+  std::shared_ptr<const Isolation> iso_;
+  std::string why_;
+};
+
+TEST_P(Confining, FilesNetworkAndChildren) {
+  EXPECT_TRUE(iso_->isolates());
   const Dirs d;
   IsolatedRun r;
   r.work = d.work;
-  r.hidden = {d.root / "run"};
-  r.env = {{"VXS_VAR", "set"}};
+  r.hidden = {d.root / "run", d.root / "run" / "agent"};  // nested, as the run and the candidate directory
+  r.env = {{"VXS_VAR", "it's set"}};
   r.timeout_s = 30;
   // Its own directory is writable, the rest is not; the hidden directory is empty.
-  auto p = iso->run({"/bin/sh", "-c",
-                     "echo ok > mine && ! echo x > " + (d.outside / "f").string() + " 2>/dev/null && ! test -e " +
-                         d.secret.string() + " && test \"$VXS_VAR\" = set && test -z \"$USER$SSH_AUTH_SOCK\""},
-                    r);
+  auto p = iso_->run({"/bin/sh", "-c",
+                      "echo ok > mine && ! echo x > " + (d.outside / "f").string() + " 2>/dev/null && ! test -e " +
+                          d.secret.string() + " && test \"$VXS_VAR\" = \"it's set\" && test -z \"$USER$SSH_AUTH_SOCK\""},
+                     r);
   EXPECT_TRUE(p.ok()) << p.output;
   EXPECT_EQ(read_file(d.work / "mine"), "ok\n");
   EXPECT_FALSE(fs::exists(d.outside / "f"));
   // No network: the command's network namespace has the loopback device only (/proc is its own).
-  p = iso->run({"/bin/sh", "-c", "test $(tail -n +3 /proc/net/dev | wc -l) -eq 1 && grep -q 'lo:' /proc/net/dev"}, r);
+  p = iso_->run({"/bin/sh", "-c", "test $(tail -n +3 /proc/net/dev | wc -l) -eq 1 && grep -q 'lo:' /proc/net/dev"}, r);
   EXPECT_TRUE(p.ok()) << p.output;
   // A detached child dies with the command.
-  p = iso->run({"/bin/sh", "-c", "(setsid sh -c 'sleep 2; echo late > late' &) ; exit 0"}, r);
+  p = iso_->run({"/bin/sh", "-c", "(setsid sh -c 'sleep 2; echo late > late' &) ; exit 0"}, r);
   EXPECT_TRUE(p.ok()) << p.output;
   std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_FALSE(fs::exists(d.work / "late"));
+}
+
+// What root inside the unshare sandbox cannot do: it holds no capability, so it can neither undo
+// the mounts nor write the kernel's settings; /dev has no block device to read a disk through.
+TEST_P(Confining, NoCapabilitiesNoDisksNoSettings) {
+  const Dirs d;
+  IsolatedRun r;
+  r.work = d.work;
+  r.hidden = {d.root / "run"};
+  r.timeout_s = 30;
+  const auto p = iso_->run(
+      {"/bin/sh", "-c",
+       "grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status && test -z \"$(find /dev -type b)\" && "
+       "! umount " + (d.root / "run").string() + " 2>/dev/null && ! test -e " + d.secret.string() +
+           " && ! test -w /proc/sys/kernel/printk && test -w /dev/null && echo x > /dev/null"},
+      r);
+  EXPECT_TRUE(p.ok()) << p.output;
+}
+
+TEST(Isolation, TableNamesEveryKind) {
+  for (const IsolationRow& r : isolation_table()) EXPECT_EQ(isolation_kind(r.name), r.kind);
+  EXPECT_THROW((void)isolation_kind("chroot"), Error);
 }
 
 // A listening abstract unix socket in the test's network namespace (a server outside the sandbox).
@@ -75,11 +107,8 @@ int listen_outside(const std::string& name) {
 }
 
 // What a candidate or agent that opens a socket gets: a connection to a server outside the sandbox
-// is refused under bwrap (own network namespace) and made by the plain child, so the check can fail.
-TEST(Isolation, BwrapRefusesAConnectionAPlainChildMakes) {
-  std::string why;
-  const auto iso = make_bwrap_isolation("/usr/bin/bwrap", &why);
-  if (!iso) GTEST_SKIP() << why;
+// is refused under bwrap and unshare (own network namespace) and made by the plain child, so the check can fail.
+TEST_P(Confining, RefusesAConnectionAPlainChildMakes) {
   const std::string name = "vxsynth-isolation-" + std::to_string(::getpid());
   const int fd = listen_outside(name);
   ASSERT_GE(fd, 0) << std::strerror(errno);
@@ -91,7 +120,7 @@ TEST(Isolation, BwrapRefusesAConnectionAPlainChildMakes) {
       "python3", "-c", "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('\\0' + sys.argv[1])", name};
   const auto plain = make_no_isolation()->run(connect, r);
   EXPECT_TRUE(plain.ok()) << plain.output;
-  const auto confined = iso->run(connect, r);
+  const auto confined = iso_->run(connect, r);
   EXPECT_FALSE(confined.ok()) << confined.output;
   EXPECT_NE(confined.output.find("ConnectionRefusedError"), std::string::npos) << confined.output;
   ::close(fd);
@@ -107,6 +136,11 @@ TEST(Isolation, NoneIsAPlainChild) {
   const auto p = iso->run({"/bin/sh", "-c", "test -e " + d.secret.string()}, r);
   EXPECT_TRUE(p.ok()) << p.output;
 }
+
+INSTANTIATE_TEST_SUITE_P(Isolation, Confining, testing::Values(IsolationKind::kBwrap, IsolationKind::kUnshare),
+                         [](const testing::TestParamInfo<IsolationKind>& i) {
+                           return std::string(i.param == IsolationKind::kBwrap ? "Bwrap" : "Unshare");
+                         });
 
 }  // namespace
 }  // namespace vxsynth::refine

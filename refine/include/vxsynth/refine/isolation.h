@@ -10,9 +10,15 @@
 ///    in its PID namespace, so no child survives the call. Directories the caller names as hidden
 ///    (the run's output directory, which holds the reference outputs) are covered by an empty
 ///    tmpfs.
+///  - isolation_unshare.cc: util-linux `unshare` run as root (a GPU machine without bubblewrap):
+///    own mount, network, PID, IPC and UTS namespaces; every mount read-only except the writable
+///    directories, the hidden ones and /run covered by an empty tmpfs; the command runs as root
+///    with no capabilities (CAP_SYS_ADMIN kept only for a GPU run whose driver restricts the
+///    profiling counters to administrators), a cleared environment, and is PID 1 of its
+///    namespace, so every process left dies with it.
 ///  - isolation_none.cc: a plain child process in the same file system (time limit and process
-///    group kill only). Used for the harness's own steps when bubblewrap is missing, and for
-///    external agents only with the explicit `--unsafe-no-isolation`, which the record names.
+///    group kill only). Used for the harness's own steps when neither works, and for external
+///    agents only with the explicit `--unsafe-no-isolation`, which the record names.
 
 #include <filesystem>
 #include <map>
@@ -31,6 +37,10 @@ struct IsolatedRun {
   std::vector<std::filesystem::path> hidden;      ///< covered by an empty tmpfs (e.g. the run directory)
   std::map<std::string, std::string> env;         ///< the environment besides PATH, HOME=work, LANG=C
   double timeout_s = 300.0;
+  /// The command uses the GPU (the ncu-profiled run): the GPU's device nodes are visible and, where
+  /// the driver restricts the profiling counters to administrators, the capability it checks is
+  /// kept (docs/sandbox.md "Isolation").
+  bool gpu = false;
 };
 
 class Isolation {
@@ -50,11 +60,38 @@ class Isolation {
 [[nodiscard]] std::shared_ptr<const Isolation> make_bwrap_isolation(const std::filesystem::path& bwrap,
                                                                     std::string* why);
 
+/// util-linux `unshare` at `unshare` (usually /usr/bin/unshare) with `setpriv` beside it, when
+/// vxsynth runs as root and a trivial command runs under it. Returns null otherwise; `why` says why.
+[[nodiscard]] std::shared_ptr<const Isolation> make_unshare_isolation(const std::filesystem::path& unshare,
+                                                                      std::string* why);
+
 /// A plain child process (no confinement).
 [[nodiscard]] std::shared_ptr<const Isolation> make_no_isolation();
 
-/// bubblewrap from PATH or /usr/bin/bwrap when it works, else the plain child. `why_not` (when the
-/// result does not isolate) says why bubblewrap is not used.
+/// The implementations, by name (`--isolation`).
+enum class IsolationKind { kAuto, kBwrap, kUnshare, kNone };
+struct IsolationRow {
+  IsolationKind kind;
+  const char* name;
+  const char* summary;  ///< one line for --help and the docs
+};
+/// THE table of isolation implementations.
+[[nodiscard]] const std::vector<IsolationRow>& isolation_table();
+/// The kind named `name` ("auto", "bwrap", "unshare", "none"); throws vxsynth::Error for another.
+[[nodiscard]] IsolationKind isolation_kind(const std::string& name);
+
+/// The isolation of `kind`: kAuto is bubblewrap when it works, else unshare as root when it works,
+/// else the plain child; kBwrap/kUnshare return null when they do not work here (`why_not` says
+/// why); kNone is the plain child. For kAuto, `why_not` (when the result does not isolate) says
+/// why neither confining implementation is used.
+[[nodiscard]] std::shared_ptr<const Isolation> make_isolation(IsolationKind kind, std::string* why_not);
+
+/// The NVIDIA driver says "RmProfilingAdminOnly: 1" in /proc/driver/nvidia/params (its default,
+/// NVIDIA's ERR_NVGPUCTRPERM page): only a process with CAP_SYS_ADMIN of the initial user namespace
+/// may read the performance counters ncu collects. False without the driver.
+[[nodiscard]] bool gpu_profiling_admin_only();
+
+/// make_isolation(kAuto, why_not).
 [[nodiscard]] std::shared_ptr<const Isolation> default_isolation(std::string* why_not);
 
 }  // namespace vxsynth::refine
