@@ -73,6 +73,9 @@ ncu_cmd=ncu
 if [ "$profile" = ncu ]; then
   printf '#!/bin/sh\nexec flock %s/ncu.lock %s "$@"\n' "$tmp" "$(command -v ncu)" > "$dev/bin/ncu-locked"
   chmod +x "$dev/bin/ncu-locked"
+  # The lock file exists before the first run: inside the sandbox the rest of the file system is
+  # read-only, so flock can open it but not create it (docs/sandbox.md "The ncu profiling process").
+  : > "$tmp/ncu.lock"
   ncu_cmd=$dev/bin/ncu-locked
 fi
 

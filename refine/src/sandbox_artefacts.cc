@@ -156,7 +156,7 @@ ElfFacts read_elf_facts(const fs::path& elf) {
 std::vector<Violation> check_elf(const ElfFacts& facts, const std::vector<std::string>* allowed_needed,
                                  const std::string& file) {
   static const std::regex loader(R"(^(dlopen|dlmopen|dlsym|dlvsym|dladdr|dlinfo|__libc_dlopen_mode|__libc_dlsym)(@.*)?$)");
-  static const std::regex spawn(R"(^(system|popen|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|fork|vfork|posix_spawnp?|clone|syscall)(@.*)?$)");
+  static const std::regex spawn(R"(^(system|popen|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|fork|vfork|posix_spawnp?|clone|syscall|mount|umount2?|pivot_root|chroot|setns|unshare|ptrace|fsopen|fsmount|move_mount|open_tree)(@.*)?$)");
   static const std::regex vendor(R"((cublas|cudnn|cutlass))", std::regex::icase);
   std::vector<Violation> out;
   for (const std::string& s : facts.undefined) {

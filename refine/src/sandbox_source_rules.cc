@@ -49,6 +49,10 @@ const std::vector<SourceRule> kSourceRules = {
     {"process_spawn",
      R"(\b(system|popen|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|fork|vfork|posix_spawnp?|clone|syscall)\s*\()",
      "all", "no process started by candidate code (a copy of a stored output, a detached writer)"},
+    // The sandbox's own mounts and namespaces (docs/sandbox.md "Isolation": a GPU step may keep
+    // CAP_SYS_ADMIN, with which these would undo the mounts that hide the run directory).
+    {"process_spawn", R"(\b(mount|umount2?|pivot_root|chroot|setns|unshare|ptrace|fsopen|fsmount|move_mount|open_tree)\s*\()",
+     "all", "no mount or namespace change by candidate code (the sandbox hides the run directory by mounts)"},
     // A system call made directly (x86-64 inline assembly): host code under ncu is not confined.
     {"process_spawn", R"(\b(syscall|sysenter)\b|\bint\s*\$?0x80\b)", "all",
      "no system call made directly by candidate code (file or socket access past the libc rules)"},
