@@ -1,17 +1,13 @@
 // The loop with real components: a real H200 reference kernel (ACT's 4th hot kernel, an FP32 SIMT
 // linear M=100 N=512 K=512 captured with ncu; data/references/h200/act), codegen's generator, the
-// SDK build and the vxsim backend. Kills a real run in the middle of a revision and resumes it.
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
+// SDK build and the vxsim backend. A real run killed in the middle of a revision and resumed is
+// SuiteEndToEnd.BuildKilledResumedCheckedTamperedAndRun (suite/tests/suite_e2e_test.cc), through
+// `vxsynth suite build` and `vxsynth reconstruct --resume` on the same kernel.
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <thread>
 
 #include "vxsynth/check/op_spec.h"
 #include "vxsynth/codegen/seed.h"
@@ -31,7 +27,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const fs::path kActDir = fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200/act";
-const core::Arch kActArch = core::Arch::kHopper;  // the ACT capture is an H200 profile (provenance.json)
 
 Reference act_kernel(const std::string& id) {
   const core::TorchTrace trace = core::read_torch_trace(kActDir / "trace.json.gz");
@@ -40,42 +35,6 @@ Reference act_kernel(const std::string& id) {
   return reference_from_bundle(
       bundle, id,
       sha256_hex(read_file(kActDir / "trace.json.gz") + read_file(kActDir / "ncu_raw.csv")));
-}
-
-bool toolchain_present() {
-  try {
-    return run_process({"riscv64-unknown-elf-g++", "--version"}, {30}).ok() &&
-           fs::exists(fs::path(VXSYNTH_SDK_DIR) / "sdk.mk");
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-size_t complete_lines(const fs::path& p) {
-  if (!fs::exists(p)) return 0;
-  const std::string s = read_file(p);
-  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
-}
-
-// Kills (by pid) every process this test process adopted as a subreaper: leftovers of the killed
-// loop's builds.
-void kill_adopted_children() {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(e.path() / "stat");
-    std::string line;
-    std::getline(stat, line);
-    const size_t close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(line.substr(close + 2));
-    char state;
-    int ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == ::getpid()) ::kill(std::stoi(name), SIGKILL);
-  }
-  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-  }
 }
 
 TEST(RealKernel, CodegenSpaceMovesAndExampleAgentEditTheRealSeed) {
@@ -231,94 +190,6 @@ TEST(RealKernel, CapturedCudaFirstSeedSignatureOfActK5Conv2d) {
   const core::DistanceReport d = core::distance(sig, ref.signature);
   ASSERT_TRUE(d.d_value.has_value());
   EXPECT_NEAR(*d.d_value, 0.2520, 5e-5);
-}
-
-TEST(RealKernel, KillMidRevisionThenResumeOnVxsim) {
-  if (!toolchain_present()) GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
-  const Reference ref = act_kernel("k4");
-  const auto space = make_codegen_space(ref.context);
-  const SandboxRules rules = default_rules();
-  LoopOptions opts;
-  opts.out_dir = fs::temp_directory_path() / fmt::format("refine_e2e_{}", ::getpid());
-  opts.budget = 1;
-  opts.seed = 3;
-  fs::remove_all(opts.out_dir);
-  const fs::path record = opts.out_dir / "record.jsonl";
-
-  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    try {
-      auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR, kActArch});
-      BuiltinAgent agent(*space);
-      (void)run_loop(ref, *space, agent, *backend, rules, opts, nullptr);
-    } catch (...) {
-      ::_exit(3);
-    }
-    ::_exit(0);
-  }
-  // Wait until the seed is recorded and revision 1 is being built or run, then kill -9.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(400);
-  bool in_revision_1 = false;
-  while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    if (::waitpid(child, &status, WNOHANG) == child)
-      FAIL() << "the run ended before it could be killed (status " << status << ")";
-    if (complete_lines(record) == 1 &&
-        fs::exists(opts.out_dir / "work/revisions/r0001/vortex/Makefile")) {
-      in_revision_1 = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(in_revision_1) << "revision 1 never started";
-  std::this_thread::sleep_for(std::chrono::seconds(2));  // inside make or the simulator
-  ::kill(child, SIGKILL);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  kill_adopted_children();
-  ASSERT_EQ(complete_lines(record), 1u);  // revision 1 was in flight: not recorded
-  const std::string seed_line = read_file(record);
-  EXPECT_FALSE(fs::exists(opts.out_dir / "summary.json"));
-
-  // Resume: revision 1 is redone; nothing lost, nothing repeated.
-  opts.resume = true;
-  auto backend = make_vxsim_backend({VXSYNTH_SDK_DIR, kActArch});
-  BuiltinAgent agent(*space);
-  const LoopResult r = run_loop(ref, *space, agent, *backend, rules, opts, nullptr);
-  const RecordRead rr = read_record(record, false);
-  ASSERT_EQ(rr.entries.size(), 2u);
-  EXPECT_EQ(read_file(record).substr(0, seed_line.size()), seed_line);
-  const RevisionEntry& s = rr.entries[0];
-  EXPECT_EQ(s.decision, Decision::kSeed) << s.rejection_reason;
-  EXPECT_TRUE(s.candidate.passed) << s.candidate.detail;
-  EXPECT_EQ(s.candidate.method, "vortex_vs_cpu_f64");
-  EXPECT_FALSE(s.source_output.ran);
-  ASSERT_TRUE(s.d.has_value());
-  EXPECT_GT(*s.d, 0.0);
-  EXPECT_LT(*s.d, 1.0);
-  EXPECT_EQ(s.profile_backend, "vxsim");
-  EXPECT_EQ(s.source_hashes.count("vortex/kernel.cpp"), 1u);
-  const RevisionEntry& r1 = rr.entries[1];
-  EXPECT_EQ(r1.parent, 0);
-  EXPECT_FALSE(r1.axes.empty());
-  if (r1.decision != Decision::kReject) {
-    EXPECT_NEAR(*r1.delta_d, *r1.d - *s.d, 1e-12);
-  }
-
-  // The locked benchmark.
-  EXPECT_EQ(r.tried, 1);
-  EXPECT_TRUE(rr.entries[static_cast<size_t>(r.locked_revision)].candidate.passed);
-  for (const char* f : {"vortex/kernel.cpp", "vortex/main.cpp", "vortex/Makefile", "cuda/candidate.cu",
-                        "reference/profile.json", "data/ref_output.bin", "vortex_signature.json",
-                        "summary.md"})
-    EXPECT_TRUE(fs::exists(opts.out_dir / f)) << f;
-  const json summary = json::parse(read_file(opts.out_dir / "summary.json"));
-  EXPECT_DOUBLE_EQ(summary["seed_D"].get<double>(), *s.d);
-  EXPECT_EQ(summary["revisions_tried"], 1);
-  fs::remove_all(opts.out_dir);
 }
 
 }  // namespace
