@@ -29,6 +29,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The design's CUDA GEMM launch: grid (design_grid), block, the op as a GEMM, tile, split-K, and
+// the counter of its MACs on the design's path.
+CudaLaunchShape cuda_launch_shape(const EvalRequest& req) {
+  const codegen::DesignPoint p = codegen::design_point_from_json(req.design);
+  CudaLaunchShape s;
+  s.grid = design_grid(req);
+  s.block_threads = p.fixed.block_size;
+  const codegen::GemmView g = codegen::gemm_view(p.fixed.op);
+  s.z = g.z, s.m = g.m, s.n = g.n, s.k = g.k;
+  s.tile_m = p.axes.tile.m, s.tile_n = p.axes.tile.n, s.tile_k = p.axes.tile.k, s.split_k = p.axes.split_k;
+  s.counter = p.fixed.path == check::PrecisionPath::kFp32   ? MacCounter::kFfma
+              : p.fixed.path == check::PrecisionPath::kTf32 ? MacCounter::kTensorTf32
+                                                            : MacCounter::kTensorBf16;
+  return s;
+}
+
 class NcuBackend : public ProfileBackend {
  public:
   explicit NcuBackend(const NcuBackendOptions& o)
@@ -55,6 +71,11 @@ class NcuBackend : public ProfileBackend {
     ev.observed.block_size = cuda.block_size;
     if (!cuda.failure.empty()) {
       ev.failure = cuda.failure;
+      return ev;
+    }
+    // One strategy, two sides: the profiled main launch is the design's (docs/sandbox.md).
+    if (const auto v = check_cuda_launch(cuda.main_launch, cuda_launch_shape(req), "cuda/candidate.cu"); !v.empty()) {
+      ev.failure = sandbox_failure(v);
       return ev;
     }
     // The Vortex run is the candidate check only (D comes from the CUDA candidate): functional

@@ -27,6 +27,7 @@ struct CudaMeasurement {
   std::vector<double> output;   // the candidate on the sampled inputs (for the candidate check)
   core::NcuSignature signature;
   int block_size = 0;           // of the profiled main launch
+  core::NcuKernel main_launch;  // the profiled main launch (grid, block, counters)
   CheckOutcome source_output;
   ProfilePlace place;
 };

@@ -124,10 +124,7 @@ std::string pair_alignment(const fs::path& sig_path, const EvalRequest& req) {
   s.cores = p.vortex.cores;
   s.warps = p.vortex.warps;
   s.threads = p.vortex.threads;
-  const std::string main_cpp = codegen::emit_vortex(p).file("main.cpp").text;
-  static const std::regex grid(R"(c\.grid\[[0-2]\] = ([0-9]+)u;)");
-  for (auto it = std::sregex_iterator(main_cpp.begin(), main_cpp.end(), grid); it != std::sregex_iterator(); ++it)
-    s.blocks *= std::stoull((*it)[1].str());
+  for (uint32_t g : design_grid(req)) s.blocks *= g;
   const nlohmann::json sig = nlohmann::json::parse(read_file(sig_path), nullptr, false);
   const nlohmann::json* counters = nullptr;
   if (sig.is_object() && sig.contains("launches") && sig["launches"].is_array())
@@ -142,6 +139,15 @@ std::string pair_alignment(const fs::path& sig_path, const EvalRequest& req) {
 }
 
 }  // namespace
+
+std::array<uint32_t, 3> design_grid(const EvalRequest& req) {
+  const std::string main_cpp = codegen::emit_vortex(codegen::design_point_from_json(req.design)).file("main.cpp").text;
+  static const std::regex grid(R"(c\.grid\[([0-2])\] = ([0-9]+)u;)");
+  std::array<uint32_t, 3> g{1, 1, 1};
+  for (auto it = std::sregex_iterator(main_cpp.begin(), main_cpp.end(), grid); it != std::sregex_iterator(); ++it)
+    g[std::stoul((*it)[1].str())] = static_cast<uint32_t>(std::stoul((*it)[2].str()));
+  return g;
+}
 
 std::vector<fs::path> hidden_dirs(const fs::path& candidate_dir, const EvalRequest& req) {
   std::vector<fs::path> h;

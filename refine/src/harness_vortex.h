@@ -6,6 +6,8 @@
 // never the candidate's main.cpp. The candidate's own host program still runs once, on inputs it
 // draws itself and without the run directory, and its self-check must pass.
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ struct CandidateData;
 // (its data/ holds the reference output), with the step's own directory bound inside.
 [[nodiscard]] std::vector<std::filesystem::path> hidden_dirs(const std::filesystem::path& candidate_dir,
                                                              const EvalRequest& req);
+
+// The design's GEMM launch grid as the harness's host program passes it (codegen's rendering of
+// main.cpp: `c.grid[k] = Nu;`); the CUDA launcher's grid is the same (codegen/src/emit_common.cc).
+[[nodiscard]] std::array<uint32_t, 3> design_grid(const EvalRequest& req);
 
 // "sandbox: rule: …; rule: …" for a list of violations.
 [[nodiscard]] std::string sandbox_failure(const std::vector<Violation>& v);

@@ -122,6 +122,7 @@ class StandaloneProfiler : public CudaProfiler {
     const core::NcuKernel& main = longest_kernel(report, rep);
     m.signature = core::signature_from_ncu(main, report.arch);
     m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
+    m.main_launch = main;
     m.output = check::read_tensor_file(in.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
     m.source_output = source_output_check(dir / "cuda", data, m.output);
     return m;

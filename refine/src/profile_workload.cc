@@ -176,6 +176,7 @@ class WorkloadProfiler : public CudaProfiler {
     const core::NcuKernel& main = longest_kernel(report, rep);
     m.signature = core::signature_from_ncu(main, report.arch);
     m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
+    m.main_launch = main;
     return m;
   }
 

@@ -301,5 +301,83 @@ TEST(Sandbox, PairAlignmentRejectsWorkOnFewerWarpsThanTheDesign) {
   EXPECT_FALSE(check_warp_work({std::vector<uint64_t>(32, 0)}, s, "vortex/kernel.cpp").empty());
 }
 
+// The CUDA side of pair alignment on real ncu captures of the committed H200 suite (the seeds of
+// ACT k4, FP32 split-K 16, and π0 k1, BF16 bmm): the design's launch passes; the same CSV with the
+// grid or the MAC count tampered fails with its reason.
+struct CudaCapture {
+  std::string csv;
+  CudaLaunchShape shape;
+};
+
+CudaCapture act_k4_seed() {
+  CudaLaunchShape s;
+  s.grid = {2, 8, 16};  // M tiles on x (M = 100 < N = 512), N tiles, split-K 16
+  s.block_threads = 256;
+  s.m = 100, s.n = 512, s.k = 512;
+  s.tile_m = 64, s.tile_n = 64, s.tile_k = 8, s.split_k = 16;
+  return {read_file(fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200/act-k4/work/revisions/r0000/cuda/ncu_raw.csv"), s};
+}
+
+CudaCapture pi0_k1_seed() {
+  CudaLaunchShape s;
+  s.grid = {2, 8, 8};
+  s.block_threads = 128;
+  s.z = 8, s.m = 51, s.n = 256, s.k = 867;
+  s.tile_m = 32, s.tile_n = 32, s.tile_k = 32;
+  s.counter = MacCounter::kTensorBf16;
+  return {read_file(fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200/pi0-k1/work/revisions/r0000/cuda/ncu_raw.csv"), s};
+}
+
+std::vector<Violation> cuda_launch_violations(const std::string& csv, const CudaLaunchShape& s) {
+  const core::NcuReport rep = core::parse_ncu_csv(csv, "ncu_raw.csv");
+  const core::NcuKernel* main = nullptr;
+  for (const auto& k : rep.kernels)
+    if (k.name.rfind("vxs_gemm_kernel", 0) == 0) main = &k;
+  EXPECT_NE(main, nullptr);
+  return main ? check_cuda_launch(*main, s, "cuda/candidate.cu") : std::vector<Violation>{};
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(CudaLaunch, CommittedCapturesMatchTheirDesigns) {
+  for (const CudaCapture& c : {act_k4_seed(), pi0_k1_seed()}) {
+    const auto v = cuda_launch_violations(c.csv, c.shape);
+    EXPECT_TRUE(v.empty()) << (v.empty() ? "" : v[0].message());
+  }
+}
+
+TEST(CudaLaunch, AnotherGridIsALaunchMismatch) {
+  const CudaCapture c = act_k4_seed();
+  const auto v = cuda_launch_violations(replaced(c.csv, "\"(2, 8, 16)\"", "\"(2, 8, 8)\""), c.shape);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "launch_mismatch");
+  EXPECT_NE(v[0].what.find("grid (2, 8, 8)"), std::string::npos) << v[0].what;
+  EXPECT_NE(v[0].what.find("the design's has grid (2, 8, 16)"), std::string::npos) << v[0].what;
+}
+
+TEST(CudaLaunch, HalfTheMacsOrATensorCountBreaksPairAlignment) {
+  const CudaCapture a = act_k4_seed();
+  auto v = cuda_launch_violations(replaced(a.csv, "\"33,554,432\"", "\"16,777,216\""), a.shape);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "pair_alignment");
+  EXPECT_NE(v[0].what.find("counted 16777216 (smsp__sass_thread_inst_executed_op_ffma_pred_on.sum)"),
+            std::string::npos) << v[0].what;
+  const CudaCapture p = pi0_k1_seed();
+  v = cuda_launch_violations(replaced(p.csv, "\"234,881,024\"", "\"469,762,048\""), p.shape);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, "pair_alignment");
+  // The FP32 design profiled as a tensor-core kernel: the FFMA count of the BF16 capture is 0.
+  CudaLaunchShape fp32 = p.shape;
+  fp32.counter = MacCounter::kFfma;
+  v = cuda_launch_violations(p.csv, fp32);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].what.find("counted 0 "), std::string::npos) << v[0].what;
+}
+
 }  // namespace
 }  // namespace vxsynth::refine

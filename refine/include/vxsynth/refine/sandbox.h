@@ -17,6 +17,7 @@
 /// Builds, runs and external agents run under an Isolation (isolation.h); time limits are part of
 /// the rules and enforced by the process runner.
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "vxsynth/core/context.h"
+#include "vxsynth/core/ncu_import.h"
 #include "vxsynth/refine/isolation.h"
 
 namespace vxsynth::refine {
@@ -159,6 +161,28 @@ struct VortexLaunchShape {
 /// block decomposition, breaks it even when its output and occupancy are right.
 [[nodiscard]] std::vector<Violation> check_warp_work(const std::vector<std::vector<uint64_t>>& warp_flops,
                                                      const VortexLaunchShape& s, const std::string& file);
+
+/// Which ncu counter measures the GEMM's multiply-accumulates on the design's path, and how many
+/// counts one MAC makes (sandbox_cuda_launch.cc's table).
+enum class MacCounter : uint8_t { kFfma, kTensorTf32, kTensorBf16 };
+
+/// The design's CUDA GEMM launch (docs/sandbox.md "Pair alignment"): its grid and block, and the
+/// work it does — the op as a batched GEMM z × m × n × k, the block tile and split-K.
+struct CudaLaunchShape {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  uint32_t block_threads = 1;
+  int64_t z = 1, m = 0, n = 0, k = 0;
+  uint32_t tile_m = 1, tile_n = 1, tile_k = 1, split_k = 1;
+  MacCounter counter = MacCounter::kFfma;
+};
+
+/// The profiled main launch (ncu) against the design's: the same grid and block
+/// (`launch_mismatch`), and its MAC count from the path's counter between the output's MACs
+/// (z·m·n·k) and those of the tiles the design's grid covers (whole tiles, zero-filled past the
+/// shape: z·⌈m⌉·⌈n⌉·⌈k⌉ rounded up to the tile, k to tile_k·split_k) (`pair_alignment`). A counter
+/// the capture lacks is not checked.
+[[nodiscard]] std::vector<Violation> check_cuda_launch(const core::NcuKernel& main, const CudaLaunchShape& s,
+                                                       const std::string& file);
 
 /// Properties a candidate exhibited in its own run (launch geometry and counters), as reported by
 /// the profile backend. Unset fields were not observable by that backend and are not checked.
