@@ -195,6 +195,8 @@ std::string device_fn(const Plan& pl) {
   return pl.dialect == Dialect::kCuda ? "static __device__ __forceinline__" : "static inline";
 }
 
+}  // namespace
+
 /// vxs_out_index and (with a bias) vxs_bias_index: offsets of GEMM-view element (z, m, n).
 void emit_index_functions(CodeWriter& w, const Plan& pl) {
   const bool conv = pl.p->fixed.op.is_conv();
@@ -219,6 +221,8 @@ void emit_index_functions(CodeWriter& w, const Plan& pl) {
   w.line(conv ? "return z * d.kg + m;" : "return n;");
   w.close();
 }
+
+namespace {
 
 /// One operand loader of the GEMM view: index math of the family, edge handling of axis boundary.
 struct Loader {

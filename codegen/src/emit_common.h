@@ -70,6 +70,9 @@ struct Grids {
   int64_t gx = 1, gy = 1, gz = 1;
   int64_t epi_blocks = 0;
 };
+/// vxs_out_index and (with a bias) vxs_bias_index: offsets of GEMM-view element (z, m, n) in the
+/// output (and bias); used by the kernels and by the Vortex host's sampled-tile check.
+void emit_index_functions(CodeWriter& w, const Plan& pl);
 [[nodiscard]] Grids grids(const DesignPoint& p);
 /// Workspace floats (split_k·Z·M·N when two launches, else 0).
 [[nodiscard]] int64_t workspace_floats(const DesignPoint& p);

@@ -104,12 +104,20 @@ void emit_vortex_kernels(CodeWriter& w, const DesignPoint& p, const Plan& pl) {
     w.close();
   }
   w.blank();
+  w.line("// Sampled-tile check (the host's -b): block k of this launch runs listed GEMM block k.");
+  w.open("static void vxs_gemm_sampled(kernel_arg_t* arg)");
+  w.line("vxs_sampled_block(arg);");
+  w.line("vxs_gemm_kernel(arg);");
+  w.close();
+  w.blank();
   w.open("int main()");
   w.line("kernel_arg_t* arg = (kernel_arg_t*)csr_read(VX_CSR_MSCRATCH);");
   if (pl.two_launch) {
     w.line("if (arg->phase == 1)");
     w.line("  return vx_spawn_threads(1, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_epilogue_kernel, arg);");
   }
+  w.line("if (arg->sample_count != 0)");
+  w.line("  return vx_spawn_threads(1, &arg->sample_count, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_sampled, arg);");
   w.line("return vx_spawn_threads(3, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_kernel, arg);");
   w.close();
 }
@@ -131,42 +139,46 @@ std::string kernel_cpp(const DesignPoint& p, const Plan& pl) {
   return w.str();
 }
 
-/// The CPU reference of main.cpp's standalone self-check (double accumulation).
+/// The CPU reference of main.cpp's self-check (double accumulation), one output element at a time
+/// so a sampled-tile check computes only the elements it compares.
 std::string host_reference(const DesignPoint& p) {
   const auto& op = p.fixed.op;
-  std::string s = "/// CPU reference in double precision (the op's definition; docs/equivalence.md).\n";
-  s += "static void cpu_reference(const std::vector<std::vector<double>>& in, std::vector<double>& out) {\n";
+  std::string s = "/// CPU reference of output element e in double precision (the op's definition; docs/equivalence.md).\n";
+  s += "static double cpu_reference(const std::vector<std::vector<double>>& in, size_t e) {\n";
   s += "  const vxs_dims_t d = VXS_DIMS;\n";
-  const std::string act = op.activation == check::Activation::kRelu ? "      if (acc < 0) acc = 0;\n" : "";
+  const std::string act = op.activation == check::Activation::kRelu ? "  if (acc < 0) acc = 0;\n" : "";
   switch (op.family) {
     case check::OpFamily::kLinear:
-      s += "  for (int m = 0; m < d.M; ++m)\n    for (int n = 0; n < d.N; ++n) {\n      double acc = 0;\n";
-      s += "      for (int k = 0; k < d.K; ++k) acc += in[0][(size_t)m * d.K + k] * in[1][(size_t)n * d.K + k];\n";
-      if (op.has_bias) s += "      acc += in[2][n];\n";
-      s += act + "      out[(size_t)m * d.N + n] = acc;\n    }\n";
+      s += "  const size_t m = e / d.N, n = e % d.N;\n  double acc = 0;\n";
+      s += "  for (size_t k = 0; k < (size_t)d.K; ++k) acc += in[0][m * d.K + k] * in[1][n * d.K + k];\n";
+      if (op.has_bias) s += "  acc += in[2][n];\n";
       break;
     case check::OpFamily::kMatmul:
     case check::OpFamily::kBmm:
-      s += "  for (int z = 0; z < d.Z; ++z)\n  for (int m = 0; m < d.M; ++m)\n    for (int n = 0; n < d.N; ++n) {\n      double acc = 0;\n";
-      s += "      for (int k = 0; k < d.K; ++k) acc += in[0][(size_t)z * d.sa + (size_t)m * d.K + k] * in[1][(size_t)z * d.sb + (size_t)k * d.N + n];\n";
-      s += act + "      out[((size_t)z * d.M + m) * d.N + n] = acc;\n    }\n";
+      s += "  const size_t z = e / ((size_t)d.M * d.N), m = e / d.N % d.M, n = e % d.N;\n  double acc = 0;\n";
+      s += "  for (size_t k = 0; k < (size_t)d.K; ++k) acc += in[0][z * d.sa + m * d.K + k] * in[1][z * d.sb + k * d.N + n];\n";
       break;
     case check::OpFamily::kConv1d:
     case check::OpFamily::kConv2d:
-      s += "  for (int nb = 0; nb < d.cn; ++nb)\n  for (int ko = 0; ko < d.ck; ++ko)\n";
-      s += "  for (int p = 0; p < d.P; ++p)\n    for (int q = 0; q < d.Q; ++q) {\n      double acc = 0;\n";
-      s += "      const int g = ko / d.kg;\n";
-      s += "      for (int c = 0; c < d.cg; ++c)\n        for (int r = 0; r < d.cr; ++r)\n          for (int t = 0; t < d.cs; ++t) {\n";
-      s += "            const int h = p * d.sh - d.ph + r * d.dh, w = q * d.sw - d.pw + t * d.dw;\n";
-      s += "            if (h < 0 || h >= d.ch || w < 0 || w >= d.cw) continue;\n";
-      s += "            acc += in[0][(((size_t)nb * d.cc + g * d.cg + c) * d.ch + h) * d.cw + w] *\n";
-      s += "                   in[1][(((size_t)ko * d.cg + c) * d.cr + r) * d.cs + t];\n          }\n";
-      if (op.has_bias) s += "      acc += in[2][ko];\n";
-      s += act + "      out[(((size_t)nb * d.ck + ko) * d.P + p) * d.Q + q] = acc;\n    }\n";
+      s += "  const int q = (int)(e % d.Q), p = (int)(e / d.Q % d.P), ko = (int)(e / ((size_t)d.P * d.Q) % d.ck);\n";
+      s += "  const int nb = (int)(e / ((size_t)d.P * d.Q * d.ck)), g = ko / d.kg;\n  double acc = 0;\n";
+      s += "  for (int c = 0; c < d.cg; ++c)\n    for (int r = 0; r < d.cr; ++r)\n      for (int t = 0; t < d.cs; ++t) {\n";
+      s += "        const int h = p * d.sh - d.ph + r * d.dh, w = q * d.sw - d.pw + t * d.dw;\n";
+      s += "        if (h < 0 || h >= d.ch || w < 0 || w >= d.cw) continue;\n";
+      s += "        acc += in[0][(((size_t)nb * d.cc + g * d.cg + c) * d.ch + h) * d.cw + w] *\n";
+      s += "               in[1][(((size_t)ko * d.cg + c) * d.cr + r) * d.cs + t];\n      }\n";
+      if (op.has_bias) s += "  acc += in[2][ko];\n";
       break;
   }
-  s += "}\n";
+  s += act + "  return acc;\n}\n";
   return s;
+}
+
+/// vxs_out_index of the kernel, for the host's sampled-tile check.
+std::string host_out_index(const Plan& pl) {
+  CodeWriter w;
+  detail::emit_index_functions(w, pl);
+  return w.str();
 }
 
 /// kOperands of main.cpp: name, elements, weight or activation, file and device element types.
@@ -209,14 +221,18 @@ std::string spec_main(const DesignPoint& p, const Plan& pl) {
   s += fmt::format("  c.needs_warp_width = {};  // the TCU tile / block_decomp depend on the warp width\n",
                    (pl.tc || p.axes.warp_rows != 0) ? "true" : "false");
   s += "  c.cpu_reference = cpu_reference;\n";
+  s += "  // Block order of launch 1, for the sampled-tile check (-b).\n";
+  s += fmt::format("  c.tile_m = {}u;\n  c.tile_n = {}u;\n  c.split_k = {}u;\n  c.m_tiles_fast = {};\n", p.axes.tile.m,
+                   p.axes.tile.n, p.axes.split_k, m_tiles_fast(p) ? "true" : "false");
+  s += "  c.out_index = vxs_out_index;\n";
   return s + "  return vxs::run_candidate(c, argc, argv);\n}\n";
 }
 
 std::string main_cpp(const DesignPoint& p, const Plan& pl) {
   std::string s = detail::emit_banner(p, "Vortex candidate main.cpp (host)");
-  s += "// Usage: ./vxs_candidate [-d DIR] (vxs::run_candidate in vxs_host.h).\n";
+  s += "// Usage: ./vxs_candidate [-d DIR] [-b BLOCK_ID,...] (vxs::run_candidate in vxs_host.h).\n";
   s += "#include <cstddef>\n#include <vector>\n\n#include \"common.h\"\n#include \"vxs_host.h\"\n\n";
-  s += operand_table(p, pl) + "\n" + host_reference(p) + "\n" + spec_main(p, pl);
+  s += operand_table(p, pl) + host_out_index(pl) + "\n" + host_reference(p) + "\n" + spec_main(p, pl);
   return s;
 }
 

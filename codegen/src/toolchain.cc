@@ -69,8 +69,9 @@ VortexRunResult build_and_run_vortex(const std::filesystem::path& candidate_dir,
   const auto data = std::filesystem::absolute(o.data_dir);
   std::filesystem::remove(data / "out.bin", ec);
   r.ran = true;
-  r.run = run_process({"./vxs_candidate", "-d", data.string()},
-                      {o.run_timeout_seconds, candidate_dir, o.run_env});
+  std::vector<std::string> argv{"./vxs_candidate", "-d", data.string()};
+  argv.insert(argv.end(), o.run_args.begin(), o.run_args.end());
+  r.run = run_process(argv, {o.run_timeout_seconds, candidate_dir, o.run_env});
   r.output_written = std::filesystem::exists(data / "out.bin");
   return r;
 }

@@ -42,6 +42,8 @@ struct VortexRunOptions {
   double run_timeout_seconds = 300.0;
   /// Extra environment for the run (e.g. the runtime's device-configuration variables).
   std::map<std::string, std::string> run_env;
+  /// Extra arguments of the host program after `-d DIR` (e.g. `-b IDS`, a sampled-tile check).
+  std::vector<std::string> run_args;
 };
 
 /// Outcome of building and running a Vortex candidate.

@@ -4,11 +4,13 @@
 /// candidate of a design point, feed it fresh random inputs, run it on vxsim and compare every
 /// output element with the float64 CPU reference, recorded as "candidate check vs cpu-float64".
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "vxsynth/check/equivalence.h"
 #include "vxsynth/codegen/design_point.h"
@@ -40,6 +42,48 @@ inline constexpr uint64_t kVxsimBudgetFixed = 50'000'000;
 /// the budget is what stops a runaway kernel and the limit only a pathologically slow run.
 [[nodiscard]] double vxsim_time_limit_s(const DesignPoint& p, bool timing);
 
+/// Sampled-tile check (docs/vxsim.md "Sampled-tile check"): when a design's whole-shape Vortex
+/// run would not fit the per-revision check budget, the check runs only these output tiles of the
+/// GEMM launch — launch 1 spawns only their blocks (the host program's `-b`), the CPU reference and
+/// the comparison cover only their elements. The locked benchmark still runs the whole shape.
+struct TileSample {
+  uint64_t grid_blocks = 0;                   ///< blocks of the whole GEMM launch
+  uint64_t grid_tiles = 0;                    ///< output tiles of the GEMM view (blocks / split_k)
+  std::vector<std::array<int64_t, 3>> tiles;  ///< (z, m0, n0): GEMM-view origins of the sampled tiles
+  std::vector<uint32_t> blocks;               ///< their block ids, every K slice of each tile
+  /// The host program's `-b` value: "3,17,40".
+  [[nodiscard]] std::string block_list() const;
+  /// For the record: "sampled: 12 of 4352 output tiles (BM x BN = 48 x 64), (z, m0, n0) = (0,0,0) …".
+  [[nodiscard]] std::string describe(const DesignPoint& p) const;
+};
+
+/// Per-revision check budget of one functional Vortex run (seconds): a revision makes two (the
+/// candidate's own self-check and the harness's run), and the goal of docs/vxsim.md is a seed and
+/// two revisions of the largest kernel in under 10 minutes on the GPU machine.
+inline constexpr double kVortexCheckBudgetS = 45.0;
+/// Functional-mode warp instructions per second assumed for the budget: measured on generated
+/// kernels (docs/vxsim.md "Sampled-tile check"), the slower of the build VM and the GPU machine.
+inline constexpr double kVxsimFunctionalWarpInstrsPerS = 2.0e7;
+/// Output tiles of a sampled-tile check: the edge tiles (first and last in M, N and Z) plus
+/// seeded interior tiles up to this many, fewer when their expected run exceeds the budget.
+inline constexpr size_t kSampledTiles = 16;
+
+/// Expected warp instructions of one whole run of `p` (not a margin: 9 thread instructions per
+/// tile-rounded multiply-accumulate, 22 for a convolution without shared-memory staging — the top of
+/// the rates measured in codegen/tests/vortex_budget_test.cc — plus 256 per output of every K slice).
+[[nodiscard]] uint64_t vxsim_expected_warp_instrs(const DesignPoint& p);
+/// The tiles of a sampled-tile check of `p` when its whole-shape functional run is expected to take
+/// longer than `budget_s` at kVxsimFunctionalWarpInstrsPerS; nullopt when the whole run fits.
+/// Interior tiles are drawn with `seed` (the revision's unpredictable check seed).
+[[nodiscard]] std::optional<TileSample> check_tile_sample(const DesignPoint& p, uint64_t seed,
+                                                          double budget_s = kVortexCheckBudgetS);
+/// A sample of at most `tiles` output tiles (edges first), whatever the run's cost (tests).
+[[nodiscard]] TileSample sample_tiles(const DesignPoint& p, uint64_t seed, size_t tiles);
+/// Flat output indices (into the op's output tensor) the tiles of `s` cover, ascending.
+[[nodiscard]] std::vector<size_t> sampled_outputs(const DesignPoint& p, const TileSample& s);
+/// `v` restricted to `idx` (the sampled elements, for a comparison of two full-size outputs).
+[[nodiscard]] std::vector<double> gather(const std::vector<double>& v, const std::vector<size_t>& idx);
+
 /// Result of one Vortex candidate check.
 struct VortexCheckResult {
   VortexRunResult run;
@@ -52,10 +96,12 @@ struct VortexCheckResult {
 
 /// Emits the Vortex candidate of `p` into `work_dir/vortex`, writes inputs drawn with `seed` to
 /// `work_dir/data`, builds with `sdk_dir`'s sdk.mk, runs on vxsim (strict divergence) and compares
-/// with the float64 reference under the path's candidate tolerance. Throws vxsynth::Error only
-/// for an invalid design point or unusable directories.
+/// with the float64 reference under the path's candidate tolerance. With `sample` only its tiles
+/// run and are compared. Throws vxsynth::Error only for an invalid design point or unusable
+/// directories.
 [[nodiscard]] VortexCheckResult check_vortex_candidate(const DesignPoint& p, const std::filesystem::path& work_dir,
                                                        const std::filesystem::path& sdk_dir, uint64_t seed,
-                                                       bool timing = false, double timeout_seconds = 300.0);
+                                                       bool timing = false, double timeout_seconds = 300.0,
+                                                       const TileSample* sample = nullptr);
 
 }  // namespace vxsynth::codegen

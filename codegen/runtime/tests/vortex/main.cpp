@@ -12,13 +12,11 @@ static const vxs::Operand kOperands[] = {
     {"bias", 7, true, vxs::VXS_F32, vxs::VXS_F32},
 };
 
-static void cpu_reference(const std::vector<std::vector<double>>& in, std::vector<double>& out) {
-  for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 7; ++n) {
-      double acc = in[2][n];
-      for (int k = 0; k < 3; ++k) acc += in[0][m * 3 + k] * in[1][n * 3 + k];
-      out[m * 7 + n] = acc;
-    }
+static double cpu_reference(const std::vector<std::vector<double>>& in, size_t e) {
+  const size_t m = e / 7, n = e % 7;
+  double acc = in[2][n];
+  for (size_t k = 0; k < 3; ++k) acc += in[0][m * 3 + k] * in[1][n * 3 + k];
+  return acc;
 }
 
 /// Known conversions: round to nearest even at the halfway point, NaN stays NaN, fp16 subnormals.
