@@ -68,7 +68,7 @@ std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing) 
 }
 
 uint64_t vxsim_expected_warp_instrs(const DesignPoint& p) {
-  const uint64_t per_mac = p.fixed.op.is_conv() && !p.axes.smem_stage ? 22 : 9;
+  const uint64_t per_mac = p.fixed.op.is_conv() && !p.axes.smem_stage ? 22 : 6;
   const GemmView g = gemm_view(p.fixed.op);
   const uint64_t outputs = static_cast<uint64_t>(std::max<int64_t>(g.z * g.m * g.n, 1)) * std::max(1u, p.axes.split_k);
   return (per_mac * vxsim_design_macs(p) + 256 * outputs) / std::max(1u, p.vortex.threads);

@@ -83,8 +83,18 @@ class NcuBackend : public ProfileBackend {
     std::vector<double> vx_out;
     ev.failure = run_vortex_side(dir, sdk_dir_, req, data, /*timing=*/false, vx_out);
     if (!ev.failure.empty()) return ev;
-    ev.candidate = compare(vx_out, cuda.output, data, check::CheckKind::kCandidate,
-                           check::ReferenceKind::kCudaCandidate, "vortex_vs_cuda");
+    // A design too large for a whole functional run per revision is compared on its sampled
+    // tiles (the Vortex run launched only their blocks; the CUDA candidate ran the whole shape).
+    if (const auto s = check_sample(req, /*timing=*/false)) {
+      const codegen::DesignPoint p = codegen::design_point_from_json(req.design);
+      const auto idx = codegen::sampled_outputs(p, *s);
+      ev.candidate = compare(codegen::gather(vx_out, idx), codegen::gather(cuda.output, idx), data,
+                             check::CheckKind::kCandidate, check::ReferenceKind::kCudaCandidate,
+                             "vortex_vs_cuda, " + s->describe(p));
+    } else {
+      ev.candidate = compare(vx_out, cuda.output, data, check::CheckKind::kCandidate,
+                             check::ReferenceKind::kCudaCandidate, "vortex_vs_cuda");
+    }
     ev.signature = cuda.signature.signature;
     observe_engine(ev);
     ev.observed.atomics_per_inst = (*ev.signature)[core::MetricId::kAtomicsPerInst];

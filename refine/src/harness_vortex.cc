@@ -104,8 +104,9 @@ std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path&
 std::string own_self_check(const fs::path& candidate_dir, const EvalRequest& req) {
   const auto env = codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/false);
   const fs::path vdir = candidate_dir / "vortex";
-  const ProcessResult r = isolated(req, candidate_dir, {"./" + std::string(kHostProgram)}, vdir, env,
-                                   req.rules->run_timeout_s);
+  std::vector<std::string> argv{"./" + std::string(kHostProgram)};
+  if (const auto s = check_sample(req, /*timing=*/false)) argv.insert(argv.end(), {"-b", s->block_list()});
+  const ProcessResult r = isolated(req, candidate_dir, argv, vdir, env, req.rules->run_timeout_s);
   write_file_atomic(candidate_dir / "self_check.log", r.output);
   if (r.ok() && r.output.find("FAILED!") == std::string::npos && r.output.find("PASSED!") != std::string::npos)
     return {};
@@ -147,6 +148,12 @@ std::array<uint32_t, 3> design_grid(const EvalRequest& req) {
   for (auto it = std::sregex_iterator(main_cpp.begin(), main_cpp.end(), grid); it != std::sregex_iterator(); ++it)
     g[std::stoul((*it)[1].str())] = static_cast<uint32_t>(std::stoul((*it)[2].str()));
   return g;
+}
+
+std::optional<codegen::TileSample> check_sample(const EvalRequest& req, bool timing) {
+  if (timing) return std::nullopt;
+  return codegen::check_tile_sample(codegen::design_point_from_json(req.design),
+                                    check_input_seed(req.seed, req.revision));
 }
 
 std::vector<fs::path> hidden_dirs(const fs::path& candidate_dir, const EvalRequest& req) {
@@ -192,8 +199,9 @@ std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sd
   }
   auto env = codegen::vxsim_env(codegen::design_point_from_json(req.design), timing);
   env["VXSIM_SIGNATURE"] = abs(run / kVortexSignatureFile);
-  const ProcessResult r = isolated(req, candidate_dir, {"./" + std::string(kHostProgram), "-d", abs(run / kDataDir)},
-                                   run, env, req.rules->run_timeout_s);
+  std::vector<std::string> argv{"./" + std::string(kHostProgram), "-d", abs(run / kDataDir)};
+  if (const auto s = check_sample(req, timing)) argv.insert(argv.end(), {"-b", s->block_list()});
+  const ProcessResult r = isolated(req, candidate_dir, argv, run, env, req.rules->run_timeout_s);
   write_file_atomic(candidate_dir / "run.log", r.output);
   const fs::path out_bin = run / kDataDir / "out.bin";
   if (!r.ok() || !fs::exists(out_bin))

@@ -9,9 +9,11 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "vxsynth/codegen/vortex_check.h"
 #include "vxsynth/refine/loop.h"
 
 namespace vxsynth::refine {
@@ -26,6 +28,12 @@ struct CandidateData;
 [[nodiscard]] std::string run_vortex_harness(const std::filesystem::path& candidate_dir,
                                              const std::filesystem::path& sdk_dir, const EvalRequest& req,
                                              const CandidateData& d, bool timing, std::vector<double>& out);
+
+// The sampled-tile check of this revision's functional-mode runs (codegen::check_tile_sample with
+// the revision's check-input seed, which the agent cannot know): the candidate's own self-check and
+// a functional harness run launch only these tiles' blocks (the host's `-b`). nullopt for a timing
+// run (its signature needs the whole shape) or when the whole run fits the check budget.
+[[nodiscard]] std::optional<codegen::TileSample> check_sample(const EvalRequest& req, bool timing);
 
 // What every isolated step of a candidate hides: the run directory and the candidate directory
 // (its data/ holds the reference output), with the step's own directory bound inside.
