@@ -106,18 +106,19 @@ void emit_vortex_kernels(CodeWriter& w, const DesignPoint& p, const Plan& pl) {
   w.blank();
   w.line("// Sampled-tile check (the host's -b): block k of this launch runs listed GEMM block k.");
   w.open("static void vxs_gemm_sampled(kernel_arg_t* arg)");
-  w.line("vxs_sampled_block(arg);");
+  w.line("vxs_sampled_block((const vxs_launch_t*)arg);");
   w.line("vxs_gemm_kernel(arg);");
   w.close();
   w.blank();
   w.open("int main()");
-  w.line("kernel_arg_t* arg = (kernel_arg_t*)csr_read(VX_CSR_MSCRATCH);");
+  w.line("vxs_launch_t* launch = (vxs_launch_t*)csr_read(VX_CSR_MSCRATCH);");
+  w.line("kernel_arg_t* arg = &launch->arg;");
   if (pl.two_launch) {
     w.line("if (arg->phase == 1)");
     w.line("  return vx_spawn_threads(1, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_epilogue_kernel, arg);");
   }
-  w.line("if (arg->sample_count != 0)");
-  w.line("  return vx_spawn_threads(1, &arg->sample_count, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_sampled, arg);");
+  w.line("if (launch->sample_count != 0)");
+  w.line("  return vx_spawn_threads(1, &launch->sample_count, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_sampled, arg);");
   w.line("return vx_spawn_threads(3, arg->grid_dim, arg->block_dim, (vx_kernel_func_cb)vxs_gemm_kernel, arg);");
   w.close();
 }
@@ -129,7 +130,7 @@ std::string kernel_cpp(const DesignPoint& p, const Plan& pl) {
        "// branch, loop bound, ?:, min or max; edges use predicated accesses (vxs_device.h) or clamped indices.");
   w.pp("#include <stdint.h>\n#include <math.h>\n#include <vx_intrinsics.h>\n#include <vx_spawn.h>");
   if (pl.tc) w.pp("#include <vx_tensor.h>");
-  w.pp("#include \"common.h\"\n#include \"vxs_device.h\"");
+  w.pp("#include \"common.h\"\n#include \"vxs_device.h\"\n#include \"vxs_sample.h\"");
   w.blank();
   detail::emit_tile_defines(w, pl);
   if (pl.tc) emit_tcu_context(w, p, pl);
@@ -192,7 +193,7 @@ std::string operand_table(const DesignPoint& p, const Plan& pl) {
   return s + "};\n";
 }
 
-/// Body of main(): the CandidateSpec of this design point, then the fixed driver (vxs_host.h).
+/// Body of main(): the CandidateSpec of this design point, then the fixed driver (vxs_driver.h).
 std::string spec_main(const DesignPoint& p, const Plan& pl) {
   const auto ops = check::operands(p.fixed.op);
   const auto tol = check::tolerance(p.fixed.path, check::CheckKind::kCandidate);
@@ -230,8 +231,8 @@ std::string spec_main(const DesignPoint& p, const Plan& pl) {
 
 std::string main_cpp(const DesignPoint& p, const Plan& pl) {
   std::string s = detail::emit_banner(p, "Vortex candidate main.cpp (host)");
-  s += "// Usage: ./vxs_candidate [-d DIR] [-b BLOCK_ID,...] (vxs::run_candidate in vxs_host.h).\n";
-  s += "#include <cstddef>\n#include <vector>\n\n#include \"common.h\"\n#include \"vxs_host.h\"\n\n";
+  s += "// Usage: ./vxs_candidate [-d DIR] [-b BLOCK_ID,...] (vxs::run_candidate in vxs_driver.h).\n";
+  s += "#include <cstddef>\n#include <vector>\n\n#include \"common.h\"\n#include \"vxs_driver.h\"\n\n";
   s += operand_table(p, pl) + host_out_index(pl) + "\n" + host_reference(p) + "\n" + spec_main(p, pl);
   return s;
 }
@@ -245,7 +246,7 @@ std::string makefile(const DesignPoint& p) {
 #                                  kernel.vxbin must be in the working directory)
 PROJECT := vxs_candidate
 SRC_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-SRCS := $(SRC_DIR)/main.cpp $(SRC_DIR)/vxs_host.cpp
+SRCS := $(SRC_DIR)/main.cpp $(SRC_DIR)/vxs_driver.cpp
 VX_SRCS := $(SRC_DIR)/kernel.cpp
 OPTS ?=
 )";
@@ -308,7 +309,7 @@ Candidate emit_vortex(const DesignPoint& p) {
   c.files.push_back({"kernel.cpp", kernel_cpp(p, pl)});
   c.files.push_back({"main.cpp", main_cpp(p, pl)});
   c.files.push_back({"Makefile", makefile(p)});
-  for (const char* f : {"vxs_dims.h", "vxs_kernel_arg.h", "vxs_device.h", "vxs_host.h", "vxs_host.cpp"}) {
+  for (const char* f : {"vxs_dims.h", "vxs_kernel_arg.h", "vxs_device.h", "vxs_sample.h", "vxs_driver.h", "vxs_driver.cpp"}) {
     c.files.push_back(detail::runtime_source(f));
   }
   return c;

@@ -74,6 +74,11 @@ uint64_t vxsim_expected_warp_instrs(const DesignPoint& p) {
   return (per_mac * vxsim_design_macs(p) + 256 * outputs) / std::max(1u, p.vortex.threads);
 }
 
+double vxsim_expected_s(const DesignPoint& p, bool timing) {
+  return static_cast<double>(vxsim_expected_warp_instrs(p)) /
+         (timing ? kVxsimTimingWarpInstrsPerS : kVxsimFunctionalWarpInstrsPerS);
+}
+
 TileSample sample_tiles(const DesignPoint& p, uint64_t seed, size_t tiles) {
   const GemmView g = gemm_view(p.fixed.op);
   const int64_t bm = p.axes.tile.m, bn = p.axes.tile.n, split = std::max(1u, p.axes.split_k);
@@ -103,7 +108,7 @@ TileSample sample_tiles(const DesignPoint& p, uint64_t seed, size_t tiles) {
 }
 
 std::optional<TileSample> check_tile_sample(const DesignPoint& p, uint64_t seed, double budget_s) {
-  const double whole_s = static_cast<double>(vxsim_expected_warp_instrs(p)) / kVxsimFunctionalWarpInstrsPerS;
+  const double whole_s = vxsim_expected_s(p, /*timing=*/false);
   if (whole_s <= budget_s) return std::nullopt;
   // As many tiles as fit the budget at the whole run's cost per tile, at least the edges.
   const TileSample all = sample_tiles(p, seed, 1);

@@ -34,7 +34,7 @@ TEST(Emit, CandidatesCarryTheirContract) {
     EXPECT_EQ(src.find(banned), std::string::npos) << banned;
   }
   const Candidate vx = emit_vortex(p);
-  for (const char* f : {"kernel.cpp", "main.cpp", "common.h", "Makefile", "vxs_device.h", "vxs_host.cpp"}) {
+  for (const char* f : {"kernel.cpp", "main.cpp", "common.h", "Makefile", "vxs_device.h", "vxs_sample.h", "vxs_driver.cpp"}) {
     EXPECT_NO_THROW((void)vx.file(f)) << f;
   }
   const std::string& k = vx.file("kernel.cpp").text;
@@ -51,11 +51,11 @@ TEST(Emit, CandidatesCarryTheirContract) {
   EXPECT_EQ(dev.find("vx_split"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("include $(VXSDK)/sdk.mk"), std::string::npos);
   EXPECT_NE(vx.file("Makefile").text.find("tests/regression/common.mk"), std::string::npos);
-  EXPECT_NE(vx.file("Makefile").text.find("$(SRC_DIR)/vxs_host.cpp"), std::string::npos);
+  EXPECT_NE(vx.file("Makefile").text.find("$(SRC_DIR)/vxs_driver.cpp"), std::string::npos);
   const std::string& m = vx.file("main.cpp").text;
-  EXPECT_NE(m.find("#include \"vxs_host.h\""), std::string::npos);
+  EXPECT_NE(m.find("#include \"vxs_driver.h\""), std::string::npos);
   EXPECT_NE(m.find("vxs::run_candidate(c, argc, argv)"), std::string::npos);
-  const std::string& host = vx.file("vxs_host.cpp").text;
+  const std::string& host = vx.file("vxs_driver.cpp").text;
   EXPECT_NE(host.find("#include <vortex.h>"), std::string::npos);
   EXPECT_NE(host.find("vx_upload_kernel_file"), std::string::npos);
   EXPECT_NE(host.find("NAN"), std::string::npos);  // output poisoned

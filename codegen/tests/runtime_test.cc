@@ -42,8 +42,8 @@ TEST(Runtime, CandidatesCarryVerbatimCopiesOfTheFixedFiles) {
   for (const auto& tc : testing_points::all_cases()) {
     const Candidate vx = emit_vortex(tc.point);
     const Candidate cu = emit_cuda(tc.point);
-    for (const char* f : {"common/vxs_dims.h", "vortex/vxs_kernel_arg.h", "vortex/vxs_device.h", "vortex/vxs_host.h",
-                          "vortex/vxs_host.cpp"}) {
+    for (const char* f : {"common/vxs_dims.h", "vortex/vxs_kernel_arg.h", "vortex/vxs_device.h", "vortex/vxs_sample.h",
+                          "vortex/vxs_driver.h", "vortex/vxs_driver.cpp"}) {
       EXPECT_EQ(vx.file(fs::path(f).filename().string()).text, slurp(kRuntime / f)) << tc.name << " " << f;
     }
     for (const char* f : {"common/vxs_dims.h", "cuda/vxs_cuda.cuh"}) {

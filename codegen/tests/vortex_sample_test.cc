@@ -79,6 +79,9 @@ TEST(SampledTiles, OnlyWhenTheWholeRunExceedsTheBudget) {
   const std::set<std::array<int64_t, 3>> tiles(s->tiles.begin(), s->tiles.end());
   EXPECT_TRUE(tiles.count({0, last_m, last_n}));
   EXPECT_TRUE(tiles.count({0, 0, 0}));
+  // Its whole timing run (the lock step) is expected far beyond a 300 s run limit, a small one not.
+  EXPECT_GT(vxsim_expected_s(p, /*timing=*/true), 600.0);
+  EXPECT_LT(vxsim_expected_s(small_linear(check::PrecisionPath::kFp32, 1), /*timing=*/true), 60.0);
   // Its sampled run is expected inside the budget.
   const double per_tile_s = static_cast<double>(vxsim_expected_warp_instrs(p)) / kVxsimFunctionalWarpInstrsPerS /
                             static_cast<double>(s->grid_tiles);

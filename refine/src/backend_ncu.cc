@@ -108,8 +108,17 @@ class NcuBackend : public ProfileBackend {
     // The harness's own host program and kernel image from evaluate() (harness_vortex.h), isolated.
     const fs::path run = dir / "harness-run";
     const fs::path sig_path = run / kVortexSignatureFile;
-    std::map<std::string, std::string> env =
-        codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/true);
+    const codegen::DesignPoint design = codegen::design_point_from_json(req.design);
+    // A run expected to take more than twice the run limit would only time out: say so at once
+    // (docs/vxsim.md "What the suite kernels cost to simulate").
+    if (const double expect_s = codegen::vxsim_expected_s(design, /*timing=*/true);
+        expect_s > 2 * req.rules->run_timeout_s)
+      return fmt::format("timing run of the locked kernel not started: expected {:.0f} s of timing-mode simulation "
+                         "({:.2g} warp instructions at {:.0e}/s), more than twice the run limit of {:.0f} s; measure "
+                         "it with `make run` in vortex/ and VXSIM_SIGNATURE set",
+                         expect_s, static_cast<double>(codegen::vxsim_expected_warp_instrs(design)),
+                         codegen::kVxsimTimingWarpInstrsPerS, req.rules->run_timeout_s);
+    std::map<std::string, std::string> env = codegen::vxsim_env(design, /*timing=*/true);
     env["VXSIM_SIGNATURE"] = fs::absolute(sig_path).string();
     std::error_code ec;
     fs::remove(sig_path, ec);

@@ -42,7 +42,9 @@ TEST(SuiteRuntime, CommittedSuiteListsItsRuntimeFilesInsteadOfCopies) {
         EXPECT_FALSE(names.count(f.path().filename().string())) << f.path() << ": a copy of codegen/runtime";
     ASSERT_TRUE(m["runtime"].contains(b)) << b;
     const json& e = m["runtime"][b];
-    EXPECT_EQ(e["generator_version"], codegen::kGeneratorVersion) << b;
+    // Made by this generator or an older one, whose runtime files codegen/runtime still holds.
+    ASSERT_TRUE(e["generator_version"].is_number_integer()) << b;
+    EXPECT_LE(e["generator_version"].get<int>(), codegen::kGeneratorVersion) << b;
     EXPECT_TRUE(e["files"].contains("vortex/vxs_host.cpp")) << b << ": " << e;
     EXPECT_TRUE(e["files"].contains("cuda/vxs_cuda.cuh")) << b << ": " << e;
     for (const auto& [rel, f] : e["files"].items())

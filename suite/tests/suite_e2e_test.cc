@@ -223,11 +223,11 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   }
   EXPECT_TRUE(fs::exists(kept / "act8-k4" / "work" / "revisions" / "r0000" / "run.log"));
   // The runtime copies are left out and listed; the run below takes them from codegen/runtime.
-  EXPECT_TRUE(fs::exists(suite / "act8-k4" / "vortex" / "vxs_host.cpp"));
-  EXPECT_FALSE(fs::exists(kept / "act8-k4" / "vortex" / "vxs_host.cpp"));
+  EXPECT_TRUE(fs::exists(suite / "act8-k4" / "vortex" / "vxs_driver.cpp"));
+  EXPECT_FALSE(fs::exists(kept / "act8-k4" / "vortex" / "vxs_driver.cpp"));
   EXPECT_FALSE(fs::exists(kept / "act8-k4" / "cuda" / "vxs_cuda.cuh"));
   const json km = json_file(kept / "manifest.json");
-  EXPECT_TRUE(km["runtime"]["act8-k4"]["files"].contains("vortex/vxs_host.cpp")) << km["runtime"];
+  EXPECT_TRUE(km["runtime"]["act8-k4"]["files"].contains("vortex/vxs_driver.cpp")) << km["runtime"];
   const ProcessResult kc = vxsynth({"suite", "check", kept.string()});
   EXPECT_EQ(kc.exit_code, 0) << kc.output;
   // Without its tensors a benchmark draws them again from the seed in tensors.json (their SHA-256 must

@@ -6,21 +6,6 @@
 
 #include <stdint.h>
 #include <vx_intrinsics.h>
-#include <vx_spawn.h>
-
-#include "vxs_kernel_arg.h"
-
-/// Sampled-tile check (docs/vxsim.md "Sampled-tile check"): a launch over arg->sample_count blocks
-/// whose block k stands for GEMM block ids[k] of the whole grid arg->grid_dim. Sets blockIdx to
-/// that block's index (x fastest, as vx_spawn_threads decomposes); uniform over the block.
-static inline void vxs_sampled_block(const kernel_arg_t* arg) {
-  const uint32_t* ids = (const uint32_t*)(uintptr_t)arg->sample_addr;
-  const uint32_t id = ids[blockIdx.x];
-  const uint32_t gx = arg->grid_dim[0], gy = arg->grid_dim[1];
-  blockIdx.x = id % gx;
-  blockIdx.y = (id / gx) % gy;
-  blockIdx.z = id / (gx * gy);
-}
 
 // The only branch of a guarded access tests the warp-uniform vote vx_vote_any(c); inside, one asm
 // block narrows the thread mask to the lanes whose condition holds (PRED), does the access and

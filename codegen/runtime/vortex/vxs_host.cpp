@@ -143,43 +143,11 @@ vx_buffer_h upload_buffers(const CandidateSpec& c, const std::vector<std::vector
   return out_buf;
 }
 
-/// The sampled-tile check's block ids (-b "3,17,40"): every id inside launch 1's grid, no repeats.
-bool parse_blocks(const CandidateSpec& c, const char* text, std::vector<uint32_t>& ids) {
-  const uint64_t grid = static_cast<uint64_t>(c.grid[0]) * c.grid[1] * c.grid[2];
-  if (c.tile_m == 0 || c.tile_n == 0 || c.out_index == nullptr) {
-    std::fprintf(stderr, "Error: -b: this candidate does not state its block tiles\n");
-    return false;
-  }
-  std::vector<char> seen(grid, 0);
-  for (const char* p = text; *p != '\0';) {
-    char* end = nullptr;
-    const unsigned long long id = std::strtoull(p, &end, 10);
-    if (end == p || (*end != ',' && *end != '\0') || id >= grid || seen[id]) {
-      std::fprintf(stderr, "Error: -b %s: expected distinct block ids below %llu separated by commas\n", text,
-                   static_cast<unsigned long long>(grid));
-      return false;
-    }
-    seen[id] = 1;
-    ids.push_back(static_cast<uint32_t>(id));
-    p = *end == ',' ? end + 1 : end;
-  }
-  if (ids.empty()) {
-    std::fprintf(stderr, "Error: -b: no block ids\n");
-    return false;
-  }
-  return true;
-}
-
-/// Launch 1 (GEMM: the whole grid, or only the sampled blocks), then launch 2 (reduce/epilogue,
-/// always whole) when the design has one.
-void launch(const CandidateSpec& c, kernel_arg_t& arg, const std::vector<uint32_t>& sample) {
+/// Launch 1 (GEMM), then launch 2 (reduce/epilogue) when the design has one.
+void launch(const CandidateSpec& c, kernel_arg_t& arg) {
   vx_buffer_h krnl;
   RT_CHECK(vx_upload_kernel_file(device, "kernel.vxbin", &krnl));
   buffers.push_back(krnl);
-  if (!sample.empty()) {
-    arg.sample_addr = upload(sample.data(), sample.size() * sizeof(uint32_t), VX_MEM_READ);
-    arg.sample_count = static_cast<uint32_t>(sample.size());
-  }
   for (int phase = 0; phase < c.launches; ++phase) {
     arg.phase = static_cast<uint32_t>(phase);
     arg.block_dim[0] = c.block_size;
@@ -193,25 +161,6 @@ void launch(const CandidateSpec& c, kernel_arg_t& arg, const std::vector<uint32_
   }
 }
 
-/// Output elements of the GEMM blocks `ids`: each block's BM x BN tile of the GEMM view, clipped
-/// to the shape (the K slices of one tile share it).
-std::vector<size_t> tile_elements(const CandidateSpec& c, const std::vector<uint32_t>& ids) {
-  const vxs_dims_t& d = c.dims;
-  std::vector<char> mark(c.out_numel, 0);
-  for (const uint32_t id : ids) {
-    const uint32_t x = id % c.grid[0], y = (id / c.grid[0]) % c.grid[1], zs = id / (c.grid[0] * c.grid[1]);
-    const int z = static_cast<int>(zs / c.split_k);
-    const int m0 = static_cast<int>((c.m_tiles_fast ? x : y) * c.tile_m);
-    const int n0 = static_cast<int>((c.m_tiles_fast ? y : x) * c.tile_n);
-    for (int m = m0; m < d.M && m < m0 + static_cast<int>(c.tile_m); ++m)
-      for (int n = n0; n < d.N && n < n0 + static_cast<int>(c.tile_n); ++n) mark[c.out_index(d, z, m, n)] = 1;
-  }
-  std::vector<size_t> e;
-  for (size_t i = 0; i < mark.size(); ++i)
-    if (mark[i]) e.push_back(i);
-  return e;
-}
-
 std::vector<double> download(const CandidateSpec& c, vx_buffer_h out_buf) {
   std::vector<uint8_t> bytes(c.out_numel * type_bytes(c.out_type));
   RT_CHECK(vx_copy_from_dev(bytes.data(), out_buf, 0, bytes.size()));
@@ -220,29 +169,23 @@ std::vector<double> download(const CandidateSpec& c, vx_buffer_h out_buf) {
   return out;
 }
 
-/// The elements `elems` (every element when empty) against the CPU reference (NaN never passes);
-/// prints the summary, returns the mismatches.
-int self_check(const CandidateSpec& c, const std::vector<std::vector<double>>& in, const std::vector<double>& out,
-               const std::vector<size_t>& elems, size_t sampled_blocks) {
-  const size_t count = elems.empty() ? c.out_numel : elems.size();
+/// Every element against the CPU reference (NaN never passes); prints the summary, returns errors.
+int self_check(const CandidateSpec& c, const std::vector<std::vector<double>>& in, const std::vector<double>& out) {
+  std::vector<double> ref(c.out_numel);
+  c.cpu_reference(in, ref);
   int errors = 0;
   double max_abs = 0, max_rel = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const size_t e = elems.empty() ? i : elems[i];
-    const double ref = c.cpu_reference(in, e);
-    const double diff = std::fabs(out[e] - ref);
-    if (!std::isfinite(out[e]) || !(diff <= c.atol + c.rtol * std::fabs(ref))) {
-      if (errors < 10) std::printf("*** error: [%zu] expected=%.9g, actual=%.9g\n", e, ref, out[e]);
+  for (size_t e = 0; e < c.out_numel; ++e) {
+    const double diff = std::fabs(out[e] - ref[e]);
+    if (!std::isfinite(out[e]) || !(diff <= c.atol + c.rtol * std::fabs(ref[e]))) {
+      if (errors < 10) std::printf("*** error: [%zu] expected=%.9g, actual=%.9g\n", e, ref[e], out[e]);
       ++errors;
       continue;
     }
     if (diff > max_abs) max_abs = diff;
-    if (ref != 0 && diff / std::fabs(ref) > max_rel) max_rel = diff / std::fabs(ref);
+    if (ref[e] != 0 && diff / std::fabs(ref[e]) > max_rel) max_rel = diff / std::fabs(ref[e]);
   }
-  if (!elems.empty())
-    std::printf("self-check: sampled: %zu of %zu elements, the output tiles of %zu of %u GEMM blocks\n", count,
-                c.out_numel, sampled_blocks, c.grid[0] * c.grid[1] * c.grid[2]);
-  std::printf("self-check: %zu elements, max_abs=%.3e max_rel=%.3e (atol %g, rtol %g)\n", count, max_abs,
+  std::printf("self-check: %zu elements, max_abs=%.3e max_rel=%.3e (atol %g, rtol %g)\n", c.out_numel, max_abs,
               max_rel, c.atol, c.rtol);
   return errors;
 }
@@ -287,14 +230,11 @@ double round_to(double v, ElemType t) {
 
 int run_candidate(const CandidateSpec& c, int argc, char** argv) {
   std::string dir;
-  std::vector<uint32_t> sample;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
       dir = argv[++i];
-    } else if (std::strcmp(argv[i], "-b") == 0 && i + 1 < argc) {
-      if (!parse_blocks(c, argv[++i], sample)) return -1;
     } else {
-      std::fprintf(stderr, "usage: %s [-d DIR] [-b BLOCK_ID,...]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [-d DIR]\n", argv[0]);
       return -1;
     }
   }
@@ -307,15 +247,14 @@ int run_candidate(const CandidateSpec& c, int argc, char** argv) {
   kernel_arg_t arg;
   std::memset(&arg, 0, sizeof arg);
   const vx_buffer_h out_buf = upload_buffers(c, in, arg);
-  launch(c, arg, sample);
+  launch(c, arg);
   const std::vector<double> out = download(c, out_buf);
   if (!dir.empty() && !write_tensor(dir + "/out.bin", out, c.out_type)) {
     std::fprintf(stderr, "Error: cannot write %s/out.bin\n", dir.c_str());
     cleanup();
     return -1;
   }
-  const int errors = self_check(c, in, out, sample.empty() ? std::vector<size_t>() : tile_elements(c, sample),
-                                sample.size());
+  const int errors = self_check(c, in, out);
   cleanup();
   if (errors != 0) {
     std::printf("Found %d errors!\nFAILED!\n", errors);

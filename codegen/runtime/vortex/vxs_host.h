@@ -26,13 +26,8 @@ struct Operand {
   ElemType dev_type;  ///< element type in device memory
 };
 
-/// CPU reference of output element `e` (flat index into the op's output) in double precision:
-/// `in` holds the operands in kOperands order. Per element, so a sampled-tile check computes only
-/// the elements it compares.
-typedef double (*CpuReference)(const std::vector<std::vector<double>>& in, size_t e);
-
-/// Offset of GEMM-view element (z, m, n) in the op's output (the kernel's vxs_out_index).
-typedef int (*OutIndex)(const vxs_dims_t& d, int z, int m, int n);
+/// CPU reference of the op in double precision: `in` holds the operands in kOperands order.
+typedef void (*CpuReference)(const std::vector<std::vector<double>>& in, std::vector<double>& out);
 
 /// Everything the driver needs to know about one candidate.
 struct CandidateSpec {
@@ -52,22 +47,12 @@ struct CandidateSpec {
   uint32_t num_threads = 0;        ///< Vortex warp width the candidate was generated for
   bool needs_warp_width = false;   ///< the TCU tile / block_decomp depend on the warp width
   CpuReference cpu_reference = nullptr;
-  // Block order of launch 1, for a sampled-tile check (-b): block id = x + grid[0]·(y + grid[1]·zs),
-  // with x the N tile (the M tile when m_tiles_fast), y the other, zs = z·split_k + K slice.
-  uint32_t tile_m = 0, tile_n = 0;  ///< GEMM-view block tile BM x BN (0: -b is refused)
-  uint32_t split_k = 1;
-  bool m_tiles_fast = false;
-  OutIndex out_index = nullptr;
 };
 
-/// `./<project> [-d DIR] [-b ID,ID,...]`:
+/// `./<project> [-d DIR]`:
 ///   no -d: draw inputs here, run, self-check against the CPU reference; returns the mismatches.
 ///   -d DIR: read DIR/<operand>.bin (raw little-endian; fp32, or bf16 on the BF16 path), run,
 ///           write DIR/out.bin, print the same self-check; returns 0 when the run itself succeeded.
-///   -b IDS: sampled-tile check (docs/vxsim.md "Sampled-tile check"): launch 1 runs only these
-///           GEMM block ids of its grid (the kernel reads them from kernel_arg_t::sample_addr),
-///           launch 2 runs whole; the self-check computes and compares only the output tiles of
-///           those blocks and says "sampled". Outputs outside them stay NaN.
 /// Runtime errors print "Error: ..." and return -1 (or exit(-1) from inside a vortex.h call).
 int run_candidate(const CandidateSpec& spec, int argc, char** argv);
 

@@ -14,11 +14,9 @@ typedef struct {
   uint64_t bias_addr;  // bias (0 when the op has none)
   uint64_t out_addr;   // output
   uint64_t ws_addr;    // fp32 split-K / epilogue workspace (0 when unused)
-  uint64_t sample_addr;  // sampled-tile check: uint32 GEMM block ids to run (0 when the whole grid runs)
   uint32_t grid_dim[3];
   uint32_t block_dim[3];
   uint32_t phase;      // 0 = GEMM kernel, 1 = reduce/epilogue kernel
-  uint32_t sample_count;  // number of ids at sample_addr; 0 = the whole grid_dim
   vxs_dims_t dims;
 } kernel_arg_t;
 

@@ -64,6 +64,11 @@ inline constexpr double kVortexCheckBudgetS = 60.0;
 /// Functional-mode warp instructions per second assumed for the budget: the locked ACT k1 benchmark
 /// ran 2.1·10^8 in 22 s of CPU time on the 2-core build VM (docs/vxsim.md "Sampled-tile check").
 inline constexpr double kVxsimFunctionalWarpInstrsPerS = 1.0e7;
+/// Timing-mode warp instructions per second: the locked ACT k1 benchmark (1 core x 16 warps x 8
+/// threads) ran 10^7 in 11 s of CPU time on the build VM (docs/vxsim.md "Sampled-tile check").
+inline constexpr double kVxsimTimingWarpInstrsPerS = 1.0e6;
+/// Expected seconds of one whole run of `p` on vxsim, functional or timing mode, one host thread.
+[[nodiscard]] double vxsim_expected_s(const DesignPoint& p, bool timing);
 /// Output tiles of a sampled-tile check: the edge tiles (first and last in M, N and Z) plus
 /// seeded interior tiles up to this many, fewer when their expected run exceeds the budget.
 inline constexpr size_t kSampledTiles = 16;

@@ -1,10 +1,10 @@
-// Runtime test host: a hand-written candidate on the fixed host driver (vxs_host.h). Checks the
+// Runtime test host: a hand-written candidate on the fixed host driver (vxs_driver.h). Checks the
 // element conversions on known values, then runs the guarded linear kernel (kernel.cpp) through
 // vxs::run_candidate, which self-checks every element against the CPU reference.
 #include <cstdio>
 #include <vector>
 
-#include "vxs_host.h"
+#include "vxs_driver.h"
 
 static const vxs::Operand kOperands[] = {
     {"x", 5 * 3, false, vxs::VXS_F32, vxs::VXS_F32},
