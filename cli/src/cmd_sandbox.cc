@@ -55,13 +55,10 @@ Runner setup_sandbox_run(CLI::App& app) {
   app.add_option("--env", o->env, "NAME=VALUE set in the cleared environment (repeatable)");
   app.add_flag("--gpu", o->gpu, "the command uses the GPU (device nodes; the profiling capability where needed)");
   app.add_option("--timeout", o->timeout, "seconds")->capture_default_str();
-  // Everything after the first word that is not an option (or after --) is the command.
-  app.prefix_command();
+  // The command: every word after "--" (CLI11 takes them as positionals, options included).
+  app.add_option("command", o->command, "the command and its arguments, after --");
   app.footer("Exit status: the command's (128 + signal when it was killed); 2 error.");
-  CLI::App* a = &app;
-  return [o, a] {
-    o->command = a->remaining();
-    if (!o->command.empty() && o->command.front() == "--") o->command.erase(o->command.begin());
+  return [o] {
     if (o->command.empty()) throw make_error("sandbox run: no command (vxsynth sandbox run --work DIR -- CMD...)");
     return run(*o);
   };

@@ -124,6 +124,18 @@ TEST(Cli, BadInputExitsTwoWithMessage) {
   EXPECT_NE(help.out.find("profile"), std::string::npos);
 }
 
+// `vxsynth sandbox run`: the words after -- are the command, its own options included; the exit
+// status is the command's; no command is an error.
+TEST(Cli, SandboxRunTakesTheCommandAfterTheDoubleDash) {
+  const fs::path d = temp_dir();
+  Result r = run("sandbox run --isolation none --work " + d.string() + " -- sh -c 'echo from-the-sandbox; exit 3'");
+  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_NE(r.out.find("from-the-sandbox"), std::string::npos) << r.out;
+  Result none = run("sandbox run --isolation none --work " + d.string());
+  EXPECT_EQ(none.status, 2) << none.out;
+  EXPECT_NE(none.out.find("no command"), std::string::npos) << none.out;
+}
+
 // ---- on the real H200 captures (tests/data/h200, see its provenance.json) ----------------------
 
 std::string h200(const std::string& name) { return (fs::path(VXSYNTH_TEST_DATA_DIR) / "h200" / name).string(); }

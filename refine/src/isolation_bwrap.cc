@@ -57,6 +57,9 @@ class BwrapIsolation : public Isolation {
     c.insert(c.end(), {"--chdir", work, "--clearenv", "--setenv", "PATH",
                        path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", work,
                        "--setenv", "TMPDIR", work, "--setenv", "LANG", "C"});
+    // vxsynth's own library path (a packed vxsynth's carried libraries), like PATH.
+    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && !spec.env.count("LD_LIBRARY_PATH"))
+      c.insert(c.end(), {"--setenv", "LD_LIBRARY_PATH", ld});
     for (const auto& [k, v] : spec.env) c.insert(c.end(), {"--setenv", k, v});
     c.push_back("--");
     c.insert(c.end(), argv.begin(), argv.end());

@@ -115,6 +115,10 @@ class UnshareIsolation : public Isolation {
     const char* path = std::getenv("PATH");
     std::string env = "PATH=" + std::string(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
     env = quote(env) + " " + quote("HOME=" + rw[0]) + " " + quote("TMPDIR=" + rw[0]) + " LANG=C";
+    // vxsynth's own library path (a packed vxsynth's carried libraries, which the candidate's host
+    // program links against: vxsim's runtime), like PATH.
+    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && !spec.env.count("LD_LIBRARY_PATH"))
+      env += " " + quote(std::string("LD_LIBRARY_PATH=") + ld);
     for (const auto& [k, v] : spec.env) env += " " + quote(k + "=" + v);
     const std::string caps = spec.gpu && gpu_profiling_admin_only() ? "-all,+sys_admin" : "-all";
     s += fmt::format("exec {} --bounding-set {} --inh-caps -all --no-new-privs -- /usr/bin/env -i {} \"$@\"\n",

@@ -35,7 +35,7 @@ struct IsolatedRun {
   std::filesystem::path work;                     ///< the only writable directory; also the cwd
   std::vector<std::filesystem::path> writable;   ///< further writable directories (rarely needed)
   std::vector<std::filesystem::path> hidden;      ///< covered by an empty tmpfs (e.g. the run directory)
-  std::map<std::string, std::string> env;         ///< the environment besides PATH, HOME=work, LANG=C
+  std::map<std::string, std::string> env;         ///< the environment besides PATH, LD_LIBRARY_PATH (vxsynth's own), HOME=work, LANG=C
   double timeout_s = 300.0;
   /// The command uses the GPU (the ncu-profiled run): the GPU's device nodes are visible and, where
   /// the driver restricts the profiling counters to administrators, the capability it checks is
