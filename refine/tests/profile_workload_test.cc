@@ -162,7 +162,7 @@ TEST(WorkloadProfiler, RejectsARunWhoseDispatchCountsDifferFromTheReference) {
 }
 
 // The H200 evidence of data/evidence/h200/swap-2026-12-01 (linear, conv2d) and
-// swap-bmm-conv1d-2026-12-02 (bmm, conv1d), docs/reconstruct.md "In the workload": every D follows
+// swap-bmm-conv1d-2026-12-02 (bmm, conv1d) and sandbox-linear-2026-12-02 (linear, confined), docs/reconstruct.md "In the workload": every D follows
 // from its ncu CSV; in-workload runs routed the reference's launches per step; the same kernel and
 // design measured in the workload and standalone differ by less than δ.
 struct SwapEvidenceRun {
@@ -175,7 +175,8 @@ TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
   const SwapEvidenceRun runs_of[] = {{"swap-2026-12-01", "act", "k4"},
                                      {"swap-2026-12-01", "act", "k5"},
                                      {"swap-bmm-conv1d-2026-12-02", "pi0", "k1"},
-                                     {"swap-bmm-conv1d-2026-12-02", "diffusion_policy", "k2"}};
+                                     {"swap-bmm-conv1d-2026-12-02", "diffusion_policy", "k2"},
+                                     {"sandbox-linear-2026-12-02", "act", "k4"}};
   for (const SwapEvidenceRun& ev : runs_of) {
     const fs::path runs = kSrc / "data/evidence/h200" / ev.dir / "runs";
     const core::ReferenceBundle b =
