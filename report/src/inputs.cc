@@ -118,8 +118,12 @@ void add_suite(Inputs& in, const fs::path& dir) {
     const std::string name = field(b, "name", json::value_t::string, where);
     const fs::path bench = dir / name;
     const json se = suite_entry(*in.suite, name);
-    if (se.is_object() && se.value("status", std::string("built")) != "built")
+    // A benchmark the suite did not build (failed, not run) is listed, not drawn: its record may
+    // hold only a rejected seed (π0 k2 of the committed H200 suite).
+    if (se.is_object() && se.value("status", std::string("built")) != "built") {
       in.notes.push_back(fmt::format("{}: {} (suite.json)", name, se.value("status", std::string())));
+      continue;
+    }
     if (!fs::is_regular_file(bench / refine::kRecordFile) || fs::file_size(bench / refine::kRecordFile) == 0) {
       in.notes.push_back(fmt::format("{}: not built yet (no {})", name, (bench / refine::kRecordFile).string()));
       continue;

@@ -310,6 +310,17 @@ TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
               0.01);
 }
 
+// The committed H200 suite as one input: its ten built benchmarks are read, the failed one
+// (π0 k2, whose record holds only its rejected seed) is listed with its status, not read.
+TEST(ReportInputs, TheCommittedSuiteListsItsFailedBenchmark) {
+  const Inputs in = load_inputs({fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200"});
+  EXPECT_EQ(in.runs.size(), 10u);
+  bool listed = false;
+  for (const std::string& n : in.notes) listed = listed || n == "pi0-k2: failed (suite.json)";
+  EXPECT_TRUE(listed);
+  for (const RunInput& r : in.runs) EXPECT_NE(r.name, "pi0-k2");
+}
+
 TEST(ReportCoverage, CumulativeShareOfTheBenchmarkedKernelsPerWorkload) {
   const std::vector<CoverageRow> c = coverage(load_inputs(evidence_dirs()));
   ASSERT_EQ(c.size(), 4u);
@@ -346,7 +357,7 @@ TEST(ReportInputs, ASuiteDirectoryGivesItsPlansBenchmarksWithSuiteJsonsLabels) {
   ASSERT_TRUE(in.suite);
   ASSERT_EQ(in.runs.size(), 1u);
   EXPECT_EQ(in.runs[0].label, "Linear-1");
-  ASSERT_EQ(in.notes.size(), 2u);  // pi0-k1 failed (suite.json) and has no record
+  ASSERT_EQ(in.notes.size(), 1u);  // pi0-k1 failed (suite.json): listed once, not read
   EXPECT_NE(in.notes[0].find("pi0-k1: failed: exit 2"), std::string::npos) << in.notes[0];
   const std::vector<CoverageRow> c = coverage(in);  // the plan's kernels that have a benchmark
   ASSERT_EQ(c.size(), 1u);
