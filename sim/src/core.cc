@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "exec.h"
+#include "race_check.h"
 #include "runaway.h"
 #include "vxsim/error.h"
 #include "vxsim/host_pool.h"
@@ -342,7 +343,10 @@ Core::Core(Processor& proc, uint32_t core_id, uint32_t cluster_id)
   bar_arrived_.assign(num_barriers, 0);
   bar_count_.assign(num_barriers, 0);
   reservation_.assign(static_cast<size_t>(cfg.warps) * nt_, 0);
+  if (cfg.check_races) races_ = std::make_unique<RaceChecker>(static_cast<uint32_t>(lmem_.size()), cfg.warps);
 }
+
+Core::~Core() = default;
 
 uint32_t Core::active_mask() const {
   uint32_t m = 0;
@@ -385,6 +389,7 @@ void Core::reset(uint32_t pc, uint32_t arg) {
   loads_ = stores_ = atomics_ = 0;
   halt_reason_.clear();
   std::fill(reservation_.begin(), reservation_.end(), 0);
+  if (races_) races_->reset();
 }
 
 std::string Core::describe_waits() const {
@@ -504,6 +509,7 @@ void Core::try_release_spawn() {
   }
   warps_[spawn_caller_].spawn_wait = false;
   spawn_pending_ = false;
+  if (races_) races_->spawn();
 }
 
 void Core::check_global_barrier() {
@@ -519,6 +525,7 @@ void Core::check_global_barrier() {
 }
 
 void Core::release_global_barrier_wait() {
+  if (races_) races_->barrier_release(gbar_arrived_);
   for (uint32_t m = gbar_arrived_; m != 0; m &= m - 1) {
     warps_[static_cast<uint32_t>(std::countr_zero(m))].barrier_wait = false;
   }
@@ -527,6 +534,7 @@ void Core::release_global_barrier_wait() {
 }
 
 void Core::release_local_barrier(uint32_t id) {
+  if (races_) races_->barrier_release(bar_arrived_[id]);
   for (uint32_t m = bar_arrived_[id]; m != 0; m &= m - 1) {
     warps_[static_cast<uint32_t>(std::countr_zero(m))].barrier_wait = false;
   }
@@ -566,6 +574,7 @@ T ExecCtx::load(uint32_t lane, uint32_t addr) {
   if (addr >= kLmemBaseAddr && addr - kLmemBaseAddr < lmem_size) {
     std::memcpy(&v, core.lmem_.data() + (addr - kLmemBaseAddr), n);
     space = AddrSpace::kLocal;
+    if (core.races_) core.races_->access(core.id_, wid, lane, pc, addr - kLmemBaseAddr, n, LmemAccess::kLoad);
   } else if (addr < kIoBaseAddr) {
     throw sim_error(ErrorKind::kOutOfRange, "{}-byte load from unmapped address {:#010x} (null pointer?) at PC {:#010x} (core {}, warp {}, lane {})",
                     n, addr, pc, core.id_, wid, lane);
@@ -600,6 +609,7 @@ void ExecCtx::store(uint32_t lane, uint32_t addr, T value) {
   const uint32_t lmem_size = static_cast<uint32_t>(core.lmem_.size());
   AddrSpace space = AddrSpace::kGlobal;
   if (addr >= kLmemBaseAddr && addr - kLmemBaseAddr < lmem_size) {
+    if (core.races_) core.races_->access(core.id_, wid, lane, pc, addr - kLmemBaseAddr, n, LmemAccess::kStore);
     std::memcpy(core.lmem_.data() + (addr - kLmemBaseAddr), &value, n);
     space = AddrSpace::kLocal;
   } else if (addr < kIoBaseAddr) {
@@ -668,6 +678,7 @@ uint32_t* amo_word(ExecCtx& c, Core& core, Memory& mem, std::vector<uint8_t>& lm
 uint32_t ExecCtx::amo(uint32_t lane, uint32_t addr, AmoFn op, uint32_t operand) {
   Memory& mem = core.proc_.mem_;
   uint32_t* p = amo_word(*this, core, mem, core.lmem_, lane, addr, true, "AMO");
+  if (p != nullptr && core.races_) core.races_->access(core.id_, wid, lane, pc, addr - kLmemBaseAddr, 4, LmemAccess::kAmo);
   if (!mem_counted) {
     ++core.atomics_;
     mem_counted = true;

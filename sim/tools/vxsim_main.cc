@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
                  "capped at the partitions; results do not depend on it)")
       ->capture_default_str();
   app.add_flag("--no-strict-divergence", no_strict, "let divergent branches follow the highest active lane");
+  app.add_flag("--check-races", cfg.check_races,
+               "stop with an error when two warps access one local-memory word with no barrier between them "
+               "and one of them stores (docs/vxsim.md \"Local-memory race checker\")");
   app.add_flag("--trace", trace, "print a per-warp disassembled instruction trace to stderr");
   vxsim::timing::CliOptions timing;  // --timing, --config, --set, --perf, --signature (sim/timing)
   vxsim::timing::add_cli_options(app, timing);

@@ -47,6 +47,10 @@ struct Config {
   /// VXSIM_HOST_THREADS variable if set, else the machine's hardware concurrency; always capped at
   /// the number of partitions. Results do not depend on it.
   uint32_t host_threads = 0;
+  /// Local-memory race checker (docs/vxsim.md "Local-memory race checker"): two warps accessing
+  /// the same local-memory word with no barrier between them, one of them storing, raise
+  /// SimError(kRace). Off by default; off costs one pointer test per local-memory access.
+  bool check_races = false;
 
   /// Total cores (clusters × cores).
   [[nodiscard]] uint32_t total_cores() const { return clusters * cores; }

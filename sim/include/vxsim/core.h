@@ -30,6 +30,7 @@ namespace vxsim {
 class Processor;
 class RunawayGuard;
 class MemOverlay;
+class RaceChecker;
 struct DecodedPage;
 
 /// Supplies the values of the MPM counter CSRs 0xB00–0xB1F (low) / 0xB80–0xB9F (high)
@@ -67,6 +68,9 @@ struct Warp {
 class Core {
  public:
   Core(Processor& proc, uint32_t core_id, uint32_t cluster_id);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
 
   /// Global core id (cluster · cores_per_cluster + index), the value of VX_CSR_CORE_ID.
   [[nodiscard]] uint32_t id() const { return id_; }
@@ -161,6 +165,8 @@ class Core {
   std::unordered_map<uint32_t, std::unique_ptr<DecodedPage>> dcache_;
   uint32_t last_dpage_index_ = 0xFFFFFFFF;
   DecodedPage* last_dpage_ = nullptr;
+  /// Local-memory race checker (Config::check_races), else null.
+  std::unique_ptr<RaceChecker> races_;
 };
 
 /// Result of a functional run.

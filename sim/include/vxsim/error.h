@@ -26,6 +26,7 @@ enum class ErrorKind {
   kDeadlock,         ///< active warps exist but none can make progress
   kBudget,           ///< instruction budget or wall-clock limit exhausted (runaway kernel?)
   kRunaway,          ///< endless loop detected: the kernel can never finish
+  kRace,             ///< local-memory race between two warps (Config::check_races)
   kCsr,              ///< unknown CSR or write to a read-only CSR
   kTcu,              ///< WMMA used with an unsupported format or partial mask
   kRuntime,          ///< host runtime misuse (bad buffer, bad size)

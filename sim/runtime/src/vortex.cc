@@ -141,11 +141,14 @@ int vx_dev_open(vx_device_h* hdevice) {
   uint64_t budget = d->cfg.instr_budget;
   uint32_t strict = 1;
   uint32_t trace = 0;
+  uint32_t races = 0;
   if (!env_u32("VXSIM_CLUSTERS", d->cfg.clusters) || !env_u32("VXSIM_CORES", d->cfg.cores) ||
       !env_u32("VXSIM_WARPS", d->cfg.warps) || !env_u32("VXSIM_THREADS", d->cfg.threads) ||
-      !env_u32("VXSIM_STRICT_DIVERGENCE", strict) || !env_u32("VXSIM_TRACE", trace)) {
+      !env_u32("VXSIM_STRICT_DIVERGENCE", strict) || !env_u32("VXSIM_TRACE", trace) ||
+      !env_u32("VXSIM_CHECK_RACES", races)) {
     return -1;
   }
+  d->cfg.check_races = races != 0;
   if (const char* b = std::getenv("VXSIM_BUDGET"); b != nullptr && *b != '\0') {
     char* end = nullptr;
     budget = std::strtoull(b, &end, 0);
