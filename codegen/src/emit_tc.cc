@@ -287,6 +287,11 @@ void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
   w.line("const int n = n0 + c;");
   emit_store(w, pl, "float v = Cs[r][c];");
   w.close();
+  if (!cuda(pl)) {
+    // vx_spawn runs the blocks of one slot back to back on the same warps and local memory
+    // (docs/sdk.md "`vx_spawn_threads` behaviour"), so the next block's operand fill must wait for every read of Cs.
+    w.line("__syncthreads();  // the slot's next block overwrites Cs with its operand tiles");
+  }
 }
 
 }  // namespace
