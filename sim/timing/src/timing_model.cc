@@ -70,6 +70,19 @@ struct Warp {
   std::array<UnitClass, kNumRegs> reg_unit{};
 };
 
+/// A warp's instruction-buffer head as issue and next_event read it, in one cache line per warp.
+/// Set when the head changes (set_head): its operands' ready times cannot change while it waits,
+/// since only the warp's own issue writes its scoreboard and its mem_done.
+struct alignas(64) Head {
+  uint64_t ready_at = 0;             ///< decoded: may issue from this cycle
+  std::array<uint64_t, 5> wait{};    ///< in check order: sources, destination, fence's mem_done
+  uint64_t mem_done = 0;             ///< the warp's mem_done
+  uint8_t nwait = 0;                 ///< valid entries of wait
+  std::array<uint8_t, 5> wait_class{};  ///< ScrbClass charged when entry i is the first pending one
+  uint8_t group = 0;                 ///< UnitGroup of the head
+  uint8_t block = 0;                 ///< its unit block (unit_block)
+};
+
 struct TimingModel::Core {
   uint32_t id = 0;
   uint32_t part_first = 0;  ///< the core's partition: cores [part_first, part_end)
@@ -80,6 +93,11 @@ struct TimingModel::Core {
   uint32_t ready_mask = 0;
   uint32_t active_count = 0;   ///< popcount(active_mask), kept with it
   uint32_t nonempty = 0;       ///< bit w: warp w has an instruction buffered
+  uint32_t full = 0;           ///< bit w: warp w's instruction buffer is full
+  std::vector<Head> heads;     ///< per warp: its buffered head (valid while nonempty)
+  /// Per warp: the cycle it may be scheduled again (kNever while a control instruction is in
+  /// flight), i.e. Warp::fetch_blocked ? never : Warp::fetch_ready.
+  std::vector<uint64_t> fetch_at;
   std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
   /// Cycle each unit block is free: unit_free[block][group]; block = unit_block(warp, group).
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
@@ -115,6 +133,7 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
     for (uint32_t c = 0; c < cfg_.total_cores(); c += unit) partitions_.push_back(c);
   }
   if (partitions_.size() < 2) partitions_.assign(1, 0);
+  init_slots();
   reset();
 }
 
@@ -123,11 +142,21 @@ TimingModel::~TimingModel() = default;
 uint32_t TimingModel::latency(UnitClass u) const { return latency_[static_cast<std::size_t>(u)]; }
 
 uint32_t TimingModel::unit_block(uint32_t warp, UnitGroup g) const {
+  return block_of_[static_cast<std::size_t>(g)][warp];
+}
+
+void TimingModel::init_slots() {
   // SimX dispatches ALU/FPU/TCU work to the block of the warp's issue slot; the LSU and the SFU
   // have fewer blocks (1 by default) that every issue slot shares.
-  if (g == UnitGroup::kLsu) return warp % lsu_blocks_;
-  if (g == UnitGroup::kSfu) return warp % sfu_blocks_;
-  return warp % issue_width_;
+  slot_mask_.assign(issue_width_, 0);
+  for (uint32_t w = 0; w < kMaxWarps; ++w) {
+    if (w < cfg_.warps) slot_mask_[w % issue_width_] |= 1u << w;
+    for (std::size_t g = 0; g < kNumUnitGroups; ++g) {
+      const auto group = static_cast<UnitGroup>(g);
+      const uint32_t blocks = group == UnitGroup::kLsu ? lsu_blocks_ : group == UnitGroup::kSfu ? sfu_blocks_ : issue_width_;
+      block_of_[g][w] = static_cast<uint8_t>(w % blocks);
+    }
+  }
 }
 
 void TimingModel::reset() {
@@ -145,6 +174,9 @@ void TimingModel::reset() {
     for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
     core->rr.assign(issue_width_, 0);
     core->nonempty = 0;
+    core->full = 0;
+    core->heads.assign(cfg_.warps, Head{});
+    core->fetch_at.assign(cfg_.warps, 0);
     core->unit_free.assign(std::max({issue_width_, lsu_blocks_, sfu_blocks_}), {});
     cores_.push_back(std::move(core));
   }
@@ -174,6 +206,32 @@ void TimingModel::refresh_cores(uint32_t first, uint32_t end) {
   }
 }
 
+void TimingModel::set_head(Core& core, uint32_t w) {
+  const Warp& warp = core.warps[w];
+  const Slot& s = warp.ibuf[warp.head];
+  Head& h = core.heads[w];
+  h.ready_at = s.ready_at;
+  h.nwait = 0;
+  auto wait_for = [&](uint64_t at, ScrbClass cls) {
+    h.wait[h.nwait] = at;
+    h.wait_class[h.nwait++] = static_cast<uint8_t>(cls);
+  };
+  for (uint32_t i = 0; i < s.nsrc; ++i) wait_for(warp.reg_ready[s.src[i]], scrb_class(warp.reg_unit[s.src[i]]));
+  if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], scrb_class(warp.reg_unit[s.dst]));
+  if (s.mem == MemKind::kFence) wait_for(warp.mem_done, ScrbClass::kLsu);
+  h.mem_done = warp.mem_done;
+  const UnitGroup g = unit_group(s.unit);
+  h.group = static_cast<uint8_t>(g);
+  h.block = static_cast<uint8_t>(unit_block(w, g));
+}
+
+void TimingModel::sync_warp(Core& core, uint32_t w) {
+  const Warp& warp = core.warps[w];
+  core.fetch_at[w] = warp.fetch_blocked ? kNever : warp.fetch_ready;
+  const uint32_t bit = 1u << w;
+  core.full = warp.count >= cfg_.ibuf_size ? core.full | bit : core.full & ~bit;
+}
+
 void TimingModel::schedule(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
   const ExecutedInstr in = dev_.step(core.id, w);
@@ -186,7 +244,8 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   ++c.ifetches;
   c.ifetch_latency += fetched - request;
 
-  uint32_t pos = (warp.head + warp.count) % cfg_.ibuf_size;
+  uint32_t pos = warp.head + warp.count;
+  if (pos >= cfg_.ibuf_size) pos -= cfg_.ibuf_size;
   Slot& s = warp.ibuf[pos];
   ++warp.count;
   core.nonempty |= 1u << w;
@@ -217,6 +276,8 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   // until the instruction resolves (set at issue).
   warp.fetch_ready = s.ready_at;
   if (in.is_control) warp.fetch_blocked = true;
+  if (warp.count == 1) set_head(core, w);
+  sync_warp(core, w);
   if (in.warp_stalled) ++c.barriers;
   core.did_work = true;
 
@@ -232,7 +293,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
 void TimingModel::issue(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
   Slot& s = warp.ibuf[warp.head];
-  warp.head = (warp.head + 1) % cfg_.ibuf_size;
+  if (++warp.head == cfg_.ibuf_size) warp.head = 0;
   if (--warp.count == 0) core.nonempty &= ~(1u << w);
   CoreCounters& c = core.ctr;
   const uint64_t t = core.now;
@@ -335,6 +396,8 @@ void TimingModel::issue(Core& core, uint32_t w) {
   }
   core.last_done = std::max(core.last_done, done + cfg_.commit_latency);
   core.did_work = true;
+  if (warp.count > 0) set_head(core, w);
+  sync_warp(core, w);
 }
 
 bool TimingModel::tick_core(Core& core) {
@@ -351,38 +414,29 @@ bool TimingModel::tick_core(Core& core) {
     bool issued = false;
     const uint32_t start = core.rr[slot];
     // Warps with a buffered instruction, visited from `start` upwards, then wrapping around.
-    const uint32_t hi = core.nonempty & (start >= 32 ? 0u : ~((1u << start) - 1));
-    const uint32_t lo = core.nonempty & ~hi;
+    const uint32_t mine = core.nonempty & slot_mask_[slot];
+    const uint32_t hi = mine & (start >= 32 ? 0u : ~((1u << start) - 1));
+    const uint32_t lo = mine & ~hi;
     for (uint32_t pass = 0; pass < 2 && !issued; ++pass) {
      for (uint32_t m = pass == 0 ? hi : lo; m != 0 && !issued; m &= m - 1) {
       const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
-      if (issue_width_ > 1 && w % issue_width_ != slot) continue;
-      Warp& warp = core.warps[w];
-      const Slot& s = warp.ibuf[warp.head];
-      if (s.ready_at > t) continue;
-      // Scoreboard: sources (RAW) and destination (WAW) must not be pending.
-      int blocking = -1;
-      for (uint32_t i = 0; i < s.nsrc && blocking < 0; ++i) {
-        if (warp.reg_ready[s.src[i]] > t) blocking = s.src[i];
-      }
-      if (blocking < 0 && s.dst != kNoReg && warp.reg_ready[s.dst] > t) blocking = s.dst;
-      if (blocking >= 0) {
+      const Head& h = core.heads[w];
+      if (h.ready_at > t) continue;
+      // Scoreboard: sources (RAW) and destination (WAW) must not be pending; a fence waits for
+      // the warp's outstanding memory acknowledgements.
+      uint32_t i = 0;
+      while (i < h.nwait && h.wait[i] <= t) ++i;
+      if (i < h.nwait) {
         any_scrb = true;
-        scrb_hit[static_cast<std::size_t>(scrb_class(warp.reg_unit[static_cast<std::size_t>(blocking)]))] = true;
+        scrb_hit[h.wait_class[i]] = true;
         continue;
       }
-      if (s.mem == MemKind::kFence && warp.mem_done > t) {
-        any_scrb = true;
-        scrb_hit[static_cast<std::size_t>(ScrbClass::kLsu)] = true;
-        continue;
-      }
-      const UnitGroup g = unit_group(s.unit);
-      if (core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)] > t) {
+      if (core.unit_free[h.block][h.group] > t) {
         any_opds = true;
         continue;
       }
       issue(core, w);
-      core.rr[slot] = (w + 1) % cfg_.warps;
+      core.rr[slot] = w + 1 == cfg_.warps ? 0 : w + 1;
       issued = true;
      }
     }
@@ -400,14 +454,12 @@ bool TimingModel::tick_core(Core& core) {
   bool scheduled = false;
   bool ibuf_full = false;
   for (uint32_t slot = 0; slot < issue_width_; ++slot) {
-    uint32_t mask = core.ready_mask;
+    uint32_t mask = core.ready_mask & slot_mask_[slot];
     while (mask != 0) {
       uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
       mask &= mask - 1;
-      if (w % issue_width_ != slot) continue;
-      Warp& warp = core.warps[w];
-      if (warp.fetch_blocked || warp.fetch_ready > t) continue;
-      if (warp.count >= cfg_.ibuf_size) {
+      if (core.fetch_at[w] > t) continue;
+      if ((core.full >> w) & 1u) {
         ibuf_full = true;
         continue;
       }
@@ -438,19 +490,14 @@ uint64_t TimingModel::next_event(const Core& core) const {
   };
   for (uint32_t mask = core.nonempty | core.ready_mask; mask != 0; mask &= mask - 1) {
     const uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
-    const Warp& warp = core.warps[w];
-    if (warp.count > 0) {
-      const Slot& s = warp.ibuf[warp.head];
-      consider(s.ready_at);
-      for (uint32_t i = 0; i < s.nsrc; ++i) consider(warp.reg_ready[s.src[i]]);
-      if (s.dst != kNoReg) consider(warp.reg_ready[s.dst]);
-      consider(warp.mem_done);
-      const UnitGroup g = unit_group(s.unit);
-      consider(core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)]);
+    if ((core.nonempty >> w) & 1u) {
+      const Head& h = core.heads[w];
+      consider(h.ready_at);
+      for (uint32_t i = 0; i < h.nwait; ++i) consider(h.wait[i]);
+      consider(h.mem_done);
+      consider(core.unit_free[h.block][h.group]);
     }
-    if ((core.ready_mask >> w) & 1u) {
-      if (!warp.fetch_blocked) consider(warp.fetch_ready);
-    }
+    if ((core.ready_mask >> w) & 1u) consider(core.fetch_at[w]);
   }
   return next;
 }

@@ -106,6 +106,8 @@ class TimingModel {
   [[nodiscard]] bool busy(const Core& core) const;
   bool tick_core(Core& core);
   void schedule(Core& core, uint32_t warp);
+  void set_head(Core& core, uint32_t warp);
+  void sync_warp(Core& core, uint32_t warp);
   void issue(Core& core, uint32_t warp);
   void refresh_warp(Core& core, uint32_t warp);
   void refresh_all();
@@ -113,6 +115,7 @@ class TimingModel {
   [[nodiscard]] uint64_t next_event(const Core& core) const;
   [[nodiscard]] uint32_t latency(UnitClass u) const;
   [[nodiscard]] uint32_t unit_block(uint32_t warp, UnitGroup g) const;
+  void init_slots();
 
   TimingConfig cfg_;
   FunctionalDevice& dev_;
@@ -126,6 +129,9 @@ class TimingModel {
   uint32_t sfu_blocks_ = 1;
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
+  std::vector<uint32_t> slot_mask_;  ///< per issue slot: the warps it issues (w % issue width)
+  /// Unit block of warp w for group g: block_of_[g][w] (see init_slots).
+  std::array<std::array<uint8_t, kMaxWarps>, kNumUnitGroups> block_of_{};
 };
 
 }  // namespace vxsim::timing
