@@ -60,6 +60,8 @@ std::map<std::string, std::string> vxsim_env(const DesignPoint& p, bool timing) 
       {"VXSIM_WARPS", std::to_string(p.vortex.warps)},
       {"VXSIM_THREADS", std::to_string(p.vortex.threads)},
       {"VXSIM_STRICT_DIVERGENCE", "1"},
+      // A local-memory race between two warps fails the run (docs/vxsim.md "Local-memory race checker").
+      {"VXSIM_CHECK_RACES", "1"},
       {"VXSIM_BUDGET", std::to_string(vxsim_instr_budget(p))},
       {"VXSIM_TIME_LIMIT", fmt::format("{:.0f}", vxsim_time_limit_s(p, timing))},
   };

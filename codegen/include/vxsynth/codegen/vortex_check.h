@@ -20,7 +20,9 @@ namespace vxsynth::codegen {
 
 /// Environment selecting the vxsim device for `p`'s Vortex target (the runtime's VXSIM_CORES,
 /// VXSIM_WARPS, VXSIM_THREADS; docs/sdk.md), with strict divergence on (VXSIM_STRICT_DIVERGENCE=1:
-/// a divergent plain branch is an error, as "divergent branch!" in SimX). `timing` = false adds
+/// a divergent plain branch is an error, as "divergent branch!" in SimX) and the local-memory race
+/// checker on (VXSIM_CHECK_RACES=1: two warps touching one local-memory word with no barrier between
+/// them, one storing, fail the run; docs/vxsim.md "Local-memory race checker"). `timing` = false adds
 /// VXSIM_TIMING=0 (functional mode only: same outputs, no cycle counts). The runaway guards follow
 /// the design's work (docs/vxsim.md "Budgets of generated kernels"): VXSIM_BUDGET =
 /// vxsim_instr_budget(p), VXSIM_TIME_LIMIT = vxsim_time_limit_s(p, timing).
