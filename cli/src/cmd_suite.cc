@@ -1,4 +1,4 @@
-// vxsynth suite build|job|collect|check|run: the benchmark suite (paper §4.1, Table 6;
+// vxsynth suite build|job|collect|check|export|materialize|run: the benchmark suite (paper §4.1, Table 6;
 // docs/suite.md). The work is suite/ (library vxsynth_suite); this file reads the options.
 #include <memory>
 #include <string>
@@ -136,6 +136,18 @@ Runner setup_suite_export(CLI::App& app) {
   app.add_option("suite", *dir, "collected suite directory")->required();
   app.add_option("-o,--output", *out, "new or empty directory to copy it to")->required();
   return [dir, out] { return suite::export_suite(*dir, *out); };
+}
+
+Runner setup_suite_materialize(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  app.add_option("suite", *dir, "suite directory")->required();
+  app.add_option("-o,--output", *out,
+                 "where to write <name>/cuda/ and <name>/vortex/ (default: SUITE/build/src, where the suite's "
+                 "Makefile builds from); new, empty, or an earlier materialize output");
+  app.footer("Exit status: 0 every built benchmark's sources written; 2 error (a listed file that cannot be "
+             "produced, named with both SHA-256).");
+  return [dir, out] { return suite::materialize(*dir, *out); };
 }
 
 Runner setup_suite_run(CLI::App& app) {

@@ -31,6 +31,8 @@ constexpr Subcommand kSubcommands[] = {
     {"suite check", "Check a suite: schema, manifest hashes, benchmark files, validation tensors", &setup_suite_check},
     {"suite export", "Copy what a repository keeps of a suite (manifest files, measurements) to a new directory",
      &setup_suite_export},
+    {"suite materialize", "Write every benchmark's sources, with the runtime files and generated sources an export left out",
+     &setup_suite_materialize},
     {"suite run", "Build and run every benchmark of a suite on vxsim; PASSED, output check, cycles, IPC, D to a CSV",
      &setup_suite_run},
 #endif

@@ -42,6 +42,7 @@ Runner setup_suite_job(CLI::App& app);       // cmd_suite.cc
 Runner setup_suite_collect(CLI::App& app);   // cmd_suite.cc
 Runner setup_suite_check(CLI::App& app);     // cmd_suite.cc
 Runner setup_suite_export(CLI::App& app);    // cmd_suite.cc
+Runner setup_suite_materialize(CLI::App& app);  // cmd_suite.cc
 Runner setup_suite_run(CLI::App& app);       // cmd_suite.cc
 Runner setup_sweep(CLI::App& app);           // cmd_sweep.cc (sweep/)
 Runner setup_sweep_job(CLI::App& app);       // cmd_sweep.cc

@@ -1,10 +1,12 @@
-// suite check (docs/suite.md "Checking a suite"): schema, manifest hashes, benchmark files, tensors.
+// suite check (docs/suite.md "Checking a suite"): schema, manifest hashes, benchmark files, tensors,
+// the runtime files and generated sources the manifest lists instead of copies.
 #include <iostream>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "generated.h"
 #include "runtime_copies.h"
 #include "suite_files.h"
 #include "validation.h"
@@ -42,8 +44,7 @@ json load(const fs::path& p, Problems& pr) {
   return j.is_discarded() ? json() : j;
 }
 
-void check_manifest(const fs::path& dir, Problems& pr) {
-  const json m = load(dir / kManifestFile, pr);
+void check_manifest(const fs::path& dir, const json& m, Problems& pr) {
   if (!m.is_object() || !m.contains("files") || !m["files"].is_object()) {
     if (m.is_object()) pr.add(fmt::format("{}: no 'files' object", (dir / kManifestFile).string()));
     return;
@@ -58,6 +59,16 @@ void check_manifest(const fs::path& dir, Problems& pr) {
   for (const std::string& rel : manifest_files(dir))
     if (!listed.count(rel)) pr.add(fmt::format("{}: not in the manifest (added after the suite was collected)", (dir / rel).string()));
   check_runtime(dir, m, pr.list);
+  check_generated(dir, m, pr.list);
+}
+
+/// Whether the manifest lists `rel` of benchmark `name` as left out (runtime file or generated source).
+bool listed_as_left_out(const json& m, const std::string& name, const std::string& rel) {
+  for (const char* key : {kManifestRuntime, kManifestGenerated})
+    if (m.is_object() && m.contains(key) && m[key].contains(name) && m[key][name].contains("files") &&
+        m[key][name]["files"].contains(rel))
+      return true;
+  return false;
 }
 
 void check_tensors(const fs::path& dir, const std::string& name, Problems& pr) {
@@ -79,7 +90,7 @@ void check_tensors(const fs::path& dir, const std::string& name, Problems& pr) {
   }
 }
 
-void check_entry(const fs::path& dir, const json& b, Problems& pr) {
+void check_entry(const fs::path& dir, const json& b, const json& manifest, Problems& pr) {
   const std::string where = fmt::format("{}: benchmark {}", (dir / kSuiteFile).string(), b.value("name", "?"));
   for (const char* f : kEntryFields)
     if (!b.contains(f)) pr.add(fmt::format("{}: no field '{}'", where, f));
@@ -88,7 +99,7 @@ void check_entry(const fs::path& dir, const json& b, Problems& pr) {
     if (!b.contains(f)) pr.add(fmt::format("{}: no field '{}'", where, f));
   const std::string name = b.value("name", "");
   for (const char* f : kBenchmarkFiles)
-    if (!fs::is_regular_file(dir / name / f)) pr.add(fmt::format("{}: missing", (dir / name / f).string()));
+    if (!fs::is_regular_file(dir / name / f) && !listed_as_left_out(manifest, name, f)) pr.add(fmt::format("{}: missing", (dir / name / f).string()));
   check_tensors(dir, name, pr);
 }
 
@@ -98,13 +109,14 @@ int check_suite(const fs::path& suite_dir) {
   const fs::path dir = suite_path(suite_dir);
   Problems pr;
   const json s = load(dir / kSuiteFile, pr);
+  const json m = load(dir / kManifestFile, pr);
   if (s.is_object()) {
     if (s.value("schema", "") != kSuiteSchema || s.value("version", 0) != kSuiteVersion)
       pr.add(fmt::format("{}: schema {} version {}, expected {} version {}", (dir / kSuiteFile).string(),
                          s.value("schema", json()).dump(), s.value("version", json()).dump(), kSuiteSchema, kSuiteVersion));
-    for (const json& b : s.value("benchmarks", json::array())) check_entry(dir, b, pr);
+    for (const json& b : s.value("benchmarks", json::array())) check_entry(dir, b, m, pr);
   }
-  check_manifest(dir, pr);
+  check_manifest(dir, m, pr);
   for (const std::string& p : pr.list) std::cout << "suite check: " << p << "\n";
   const size_t n = s.is_object() ? s.value("benchmarks", json::array()).size() : 0;
   std::cout << fmt::format("suite check: {}: {} benchmarks, {}\n", dir.string(), n,

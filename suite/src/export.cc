@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "generated.h"
 #include "runtime_copies.h"
 #include "suite_files.h"
 #include "vxsynth/common/error.h"
@@ -65,22 +66,41 @@ std::set<std::string> benchmarks_of(const json& files) {
   return out;
 }
 
-/// The manifest of the copy: the runtime copies of every benchmark left out of `files` and listed
-/// in its runtime object instead (docs/suite.md "Runtime files"); a suite exported before keeps
-/// the runtime object it has.
+/// Erases every file an entry lists from the manifest's files of benchmark `b`.
+void erase_listed(json& files, const std::string& b, const json& entry) {
+  for (const auto& [rel, f] : entry["files"].items()) files.erase(b + "/" + rel);
+}
+
+/// The manifest of the copy: the runtime copies of every benchmark (docs/suite.md "Runtime files")
+/// and the generated sources this vxsynth renders again byte-identically ("Generated sources") left
+/// out of `files` and listed in its runtime and generated objects instead; a suite exported before
+/// keeps the entries it has.
 json exported_manifest(const fs::path& dir, json m) {
   json runtime = m.contains(kManifestRuntime) ? m[kManifestRuntime] : json::object();
+  json generated = m.contains(kManifestGenerated) ? m[kManifestGenerated] : json::object();
   for (const std::string& b : benchmarks_of(m["files"])) {
     json e = runtime_entry(dir / b);
-    if (e["files"].empty()) continue;
-    for (const auto& [rel, f] : e["files"].items()) m["files"].erase(b + "/" + rel);
+    erase_listed(m["files"], b, e);
     if (runtime.contains(b)) e["files"].update(runtime[b]["files"]);
-    runtime[b] = std::move(e);
+    if (!e["files"].empty()) runtime[b] = std::move(e);
+    if (generated.contains(b)) continue;
+    json g = generated_entry(dir / b);
+    erase_listed(m["files"], b, g);
+    generated[b] = std::move(g);
   }
   if (!runtime.empty()) m[kManifestRuntime] = std::move(runtime);
-  // This vxsynth's Makefile, which puts those runtime files back when it builds a benchmark.
+  if (!generated.empty()) m[kManifestGenerated] = std::move(generated);
+  // This vxsynth's Makefile, which builds the sources `suite materialize` writes.
   m["files"][kSuiteMakefile] = refine::sha256_hex(detail::suite_makefile());
   return m;
+}
+
+/// Files an object of the manifest lists (runtime or generated), over every benchmark.
+size_t listed(const json& m, const char* key) {
+  size_t n = 0;
+  if (m.contains(key))
+    for (const auto& [b, e] : m[key].items()) n += e["files"].size();
+  return n;
 }
 
 }  // namespace
@@ -99,6 +119,7 @@ int export_suite(const fs::path& suite_dir, const fs::path& out_dir) {
     throw make_error("{}: not a manifest (no 'files' object)", manifest.string());
   std::vector<std::string> problems;
   check_runtime(dir, m, problems);
+  check_generated(dir, m, problems);
   if (!problems.empty()) throw make_error("{}", problems.front());
   const json kept = exported_manifest(dir, m);
   std::vector<std::string> files;
@@ -119,13 +140,11 @@ int export_suite(const fs::path& suite_dir, const fs::path& out_dir) {
   write_file_atomic(out / kSuiteMakefile, std::string(detail::suite_makefile()));
   write_file_atomic(out / kManifestFile, kept.dump(1));
   bytes += fs::file_size(out / kManifestFile);
-  size_t left_out = 0;
-  if (kept.contains(kManifestRuntime))
-    for (const auto& [b, e] : kept[kManifestRuntime].items()) left_out += e["files"].size();
   std::cout << fmt::format("[suite] export: {} files ({:.1f} MB; {} in the manifest, {} measurements and job "
-                           "records; {} runtime copies left out, taken from codegen/runtime) to {}\n",
+                           "records; left out: {} runtime copies, taken from codegen/runtime, and {} generated "
+                           "sources, rendered again from the records) to {}\n",
                            files.size() + 2, static_cast<double>(bytes) / 1e6, kept["files"].size() + 1, extra.size(),
-                           left_out, out.string());
+                           listed(kept, kManifestRuntime), listed(kept, kManifestGenerated), out.string());
   return 0;
 }
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "runtime_copies.h"
+#include "sources.h"
 #include "suite_files.h"
 #include "validation.h"
 #include "vxsynth/check/equivalence.h"

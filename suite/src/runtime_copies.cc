@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "suite_files.h"
+#include "generated.h"
 #include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/codegen/runtime_files.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/refine/agent.h"
-#include "vxsynth/refine/record.h"
 #include "vxsynth/suite/suite.h"
 
 namespace vxsynth::suite {
@@ -19,77 +18,130 @@ using nlohmann::json;
 
 /// The benchmark directories that hold runtime copies (reconstruct's output layout).
 constexpr const char* kSourceDirs[] = {"vortex", "cuda"};
-
-/// `tool_versions["vxsynth-codegen"]` of the locked revision; empty when not recorded.
-std::string locked_generator(const fs::path& bench) {
-  const json summary = json::parse(read_file(bench / "summary.json"));
-  const int locked = summary.value("locked_revision", -1);
-  const refine::RecordRead rr = refine::read_record(bench / "record.jsonl", false);
-  if (locked < 0 || static_cast<size_t>(locked) >= rr.entries.size()) return {};
-  const auto& tv = rr.entries[static_cast<size_t>(locked)].tool_versions;
-  const auto it = tv.find(codegen::kGeneratorVersionKey);
-  return it == tv.end() ? std::string() : it->second;
-}
-
-std::string sha_of(std::string_view text) { return refine::sha256_hex(text); }
+/// The directories of codegen/runtime/ whose files candidates copy (docs/codegen.md "Fixed runtime files").
+constexpr const char* kRuntimeDirs[] = {"common", "cuda", "vortex"};
+/// Where older versions are kept, and how many hex digits of the SHA-256 end their names.
+constexpr const char* kPreviousDir = "previous";
+constexpr size_t kShaSuffix = 16;
 
 std::string string_field(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-int generator_of(const json& entry) {
-  const json& g = entry.contains("generator_version") ? entry["generator_version"] : json();
-  return g.is_number_integer() ? g.get<int>() : 0;
+std::string generator_text(const json& entry) {
+  const json g = entry.contains("generator_version") ? entry["generator_version"] : json();
+  return g.is_string() ? g.get<std::string>() : g.dump();
 }
 
-/// This build's runtime text for a manifest file entry, after comparing SHA-256; empty string and
-/// a problem when it is missing or differs.
-std::string runtime_text(const fs::path& suite_dir, const std::string& bench, const std::string& rel,
-                         const json& file, int generator, std::string& problem) {
-  const fs::path where = suite_dir / bench / rel;
-  const codegen::RuntimeFile* rt = codegen::find_runtime_file(fs::path(rel).filename().string());
-  const std::string want = string_field(file, "sha256"), path = string_field(file, "runtime");
-  if (rt == nullptr || rt->path != path) {
-    problem = fmt::format("{}: benchmark {} uses runtime file {} (generator {}), which this vxsynth's "
-                          "codegen/runtime does not have", where.string(), bench, path, generator);
+/// A previous/ file's runtime path: its name without the ".<SHA-256 prefix>" suffix, which must be
+/// the prefix of its text's SHA-256; empty when it is not.
+std::string previous_path(const std::string& rel, const std::string& sha) {
+  const size_t dot = rel.rfind('.');
+  if (dot == std::string::npos || rel.size() - dot - 1 != kShaSuffix || sha.compare(0, kShaSuffix, rel, dot + 1) != 0)
     return {};
-  }
-  if (const std::string have = sha_of(rt->text); have != want) {
-    problem = fmt::format("{}: benchmark {} uses codegen/runtime/{} with SHA-256 {} (generator {}, recorded at "
-                          "export); this vxsynth's codegen/runtime/{} has SHA-256 {} (generator {}): the runtime "
-                          "changed since the suite was exported", where.string(), bench, path, want, generator,
-                          path, have, codegen::kGeneratorVersion);
-    return {};
-  }
-  return std::string(rt->text);
-}
-
-void write_if_different(const fs::path& to, const std::string& text) {
-  if (fs::is_regular_file(to) && read_file(to) == text) return;
-  write_file_atomic(to, text);
+  return rel.substr(0, dot);
 }
 
 }  // namespace
 
-json runtime_entry(const fs::path& bench) {
-  const std::string gen = locked_generator(bench);
-  json files = json::object();
-  if (gen == std::to_string(codegen::kGeneratorVersion)) {  // else the copies are another runtime's
-    for (const char* sub : kSourceDirs) {
-      if (!fs::is_directory(bench / sub)) continue;
-      for (const auto& e : fs::directory_iterator(bench / sub)) {
-        const codegen::RuntimeFile* rt = codegen::find_runtime_file(e.path().filename().string());
-        if (rt == nullptr || !e.is_regular_file() || read_file(e.path()) != rt->text) continue;
-        files[fmt::format("{}/{}", sub, rt->name)] = json{{"runtime", rt->path}, {"sha256", sha_of(rt->text)}};
-      }
-    }
+void RuntimeStore::add(std::string path, std::string text, bool is_current) {
+  RuntimeVersion v{std::move(path), refine::sha256_hex(text), std::move(text)};
+  if (!is_current) {
+    const std::string p = previous_path(v.path, v.sha256);
+    if (p.empty())
+      throw make_error("codegen/runtime/{}/{}: the name does not end in '.' and the first {} hex digits of its "
+                       "SHA-256 ({})", kPreviousDir, v.path, kShaSuffix, v.sha256);
+    v.path = p;
   }
-  const bool current = gen == std::to_string(codegen::kGeneratorVersion);
-  return json{{"generator_version", current ? json(codegen::kGeneratorVersion) : json(gen)}, {"files", files}};
+  (is_current ? current_ : previous_).push_back(std::move(v));
 }
 
-void check_runtime(const fs::path& suite_dir, const json& manifest, std::vector<std::string>& problems) {
+const RuntimeStore& RuntimeStore::embedded() {
+  static const RuntimeStore store = [] {
+    RuntimeStore s;
+    for (const codegen::RuntimeFile& f : codegen::runtime_files()) s.add(std::string(f.path), std::string(f.text), true);
+    for (const EmbeddedFile& f : detail::runtime_history()) s.add(std::string(f.path), std::string(f.text), false);
+    return s;
+  }();
+  return store;
+}
+
+RuntimeStore RuntimeStore::from_directory(const fs::path& dir) {
+  RuntimeStore s;
+  for (const char* sub : kRuntimeDirs)
+    for (const auto& f : fs::directory_iterator(dir / sub))
+      if (f.is_regular_file()) s.add(fmt::format("{}/{}", sub, f.path().filename().string()), read_file(f.path()), true);
+  if (fs::is_directory(dir / kPreviousDir))
+    for (const auto& f : fs::recursive_directory_iterator(dir / kPreviousDir))
+      if (f.is_regular_file() && f.path().filename() != "README.md")
+        s.add(f.path().lexically_relative(dir / kPreviousDir).generic_string(), read_file(f.path()), false);
+  return s;
+}
+
+const RuntimeVersion* RuntimeStore::current(std::string_view path) const {
+  for (const RuntimeVersion& v : current_)
+    if (v.path == path) return &v;
+  return nullptr;
+}
+
+const RuntimeVersion* RuntimeStore::find(std::string_view path, std::string_view sha) const {
+  for (const auto* list : {&current_, &previous_})
+    for (const RuntimeVersion& v : *list)
+      if (v.path == path && v.sha256 == sha) return &v;
+  return nullptr;
+}
+
+const RuntimeVersion* RuntimeStore::find_copy(std::string_view name, std::string_view sha) const {
+  for (const auto* list : {&current_, &previous_})
+    for (const RuntimeVersion& v : *list)
+      if (fs::path(v.path).filename() == name && v.sha256 == sha) return &v;
+  return nullptr;
+}
+
+json runtime_entry(const fs::path& bench, const RuntimeStore& store) {
+  json files = json::object();
+  for (const char* sub : kSourceDirs) {
+    if (!fs::is_directory(bench / sub)) continue;
+    for (const auto& e : fs::directory_iterator(bench / sub)) {
+      if (!e.is_regular_file()) continue;
+      const std::string name = e.path().filename().string();
+      if (const RuntimeVersion* v = store.find_copy(name, refine::sha256_hex(read_file(e.path()))))
+        files[fmt::format("{}/{}", sub, name)] = json{{"runtime", v->path}, {"sha256", v->sha256}};
+    }
+  }
+  const std::string gen = generator_of(locked_entry(bench));
+  const bool number = !gen.empty() && gen.find_first_not_of("0123456789") == std::string::npos;
+  return json{{"generator_version", number ? json(std::stoi(gen)) : json(gen)}, {"files", files}};
+}
+
+refine::SourceTree runtime_listed(const fs::path& suite_dir, const std::string& name, const json& manifest,
+                                  std::vector<std::string>& problems, const RuntimeStore& store) {
+  const json all = manifest.contains(kManifestRuntime) ? manifest[kManifestRuntime] : json::object();
+  if (!all.contains(name)) return {};
+  const json& entry = all[name];
+  refine::SourceTree out;
+  const json listed = entry.value("files", json::object());
+  for (const auto& [rel, file] : listed.items()) {
+    const std::string want = string_field(file, "sha256"), path = string_field(file, "runtime");
+    if (const RuntimeVersion* v = store.find(path, want)) {
+      out[rel] = v->text;
+      continue;
+    }
+    const RuntimeVersion* now = store.current(path);
+    problems.push_back(fmt::format(
+        "{}: benchmark {} uses codegen/runtime/{} with SHA-256 {} (generator {}, recorded at export); this vxsynth's "
+        "codegen/runtime/{} {} (generator {}) and codegen/runtime/previous/ holds no {}.{}: the runtime changed since "
+        "the suite was exported and its old version was not kept (docs/suite.md \"Runtime files\")",
+        (suite_dir / name / rel).string(), name, path, want, generator_text(entry), path,
+        now ? "has SHA-256 " + now->sha256 : std::string("does not exist"), codegen::kGeneratorVersion, path,
+        want.substr(0, kShaSuffix)));
+  }
+  return out;
+}
+
+void check_runtime(const fs::path& suite_dir, const json& manifest, std::vector<std::string>& problems,
+                   const RuntimeStore& store) {
   const json rt = manifest.contains(kManifestRuntime) ? manifest[kManifestRuntime] : json::object();
   for (const auto& [bench, entry] : rt.items()) {
     if (!fs::is_directory(suite_dir / bench)) {
@@ -97,35 +149,12 @@ void check_runtime(const fs::path& suite_dir, const json& manifest, std::vector<
                                      (suite_dir / kManifestFile).string(), bench));
       continue;
     }
-    const int generator = generator_of(entry);
-    const json files = entry.contains("files") ? entry["files"] : json::object();
-    for (const auto& [rel, file] : files.items()) {
-      std::string problem;
-      (void)runtime_text(suite_dir, bench, rel, file, generator, problem);
-      if (!problem.empty()) problems.push_back(problem);
+    (void)runtime_listed(suite_dir, bench, manifest, problems, store);
+    const json listed = entry.value("files", json::object());
+    for (const auto& [rel, file] : listed.items())
       if (fs::exists(suite_dir / bench / rel))
         problems.push_back(fmt::format("{}: present, and also listed as a runtime file taken from codegen/runtime",
                                        (suite_dir / bench / rel).string()));
-    }
-  }
-}
-
-void stage_vortex_sources(const fs::path& suite_dir, const std::string& name, const fs::path& out) {
-  fs::create_directories(out);
-  for (const auto& e : fs::directory_iterator(suite_dir / name / "vortex"))
-    if (e.is_regular_file()) write_if_different(out / e.path().filename(), read_file(e.path()));
-  const fs::path mf = suite_dir / kManifestFile;
-  if (!fs::is_regular_file(mf)) return;
-  const json m = json::parse(read_file(mf));
-  const json rt = m.contains(kManifestRuntime) ? m[kManifestRuntime] : json::object();
-  const json entry = rt.contains(name) ? rt[name] : json::object();
-  const json files = entry.contains("files") ? entry["files"] : json::object();
-  for (const auto& [rel, file] : files.items()) {
-    if (fs::path(rel).begin()->string() != "vortex") continue;
-    std::string problem;
-    const std::string text = runtime_text(suite_dir, name, rel, file, generator_of(entry), problem);
-    if (!problem.empty()) throw make_error("{}", problem);
-    write_if_different(out / fs::path(rel).filename(), text);
   }
 }
 

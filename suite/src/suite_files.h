@@ -19,6 +19,8 @@ inline constexpr const char* kRunDir = "run";
 inline constexpr const char* kRunCsv = "run.csv";
 /// Where the top-level Makefile builds.
 inline constexpr const char* kMakeBuildDir = "build";
+/// Where `suite materialize` writes the benchmarks' sources by default, under kMakeBuildDir.
+inline constexpr const char* kMakeSourceDir = "src";
 
 /// The suite's top-level Makefile (suite/templates/Makefile, embedded at build time).
 namespace detail {

@@ -1,10 +1,14 @@
 // The fixed runtime files of a committed suite (docs/suite.md "Runtime files"): the benchmarks
 // leave out their copies of codegen/runtime/, the manifest lists them with SHA-256 and generator
-// version, `suite check` and `suite run` name a runtime that changed since the export, and the
-// suite's Makefile puts them back from codegen/runtime/ before it builds a benchmark.
+// version, `suite check` and `suite run` name a runtime that changed since the export unless its
+// old version is kept in codegen/runtime/previous/, and `suite materialize` (which the suite's
+// Makefile runs) writes them back before a benchmark is built.
 #include <gtest/gtest.h>
 
+#include "runtime_copies.h"
+#include "sources.h"
 #include "suite_test_util.h"
+#include "vxsynth/common/error.h"
 #include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/refine/agent.h"
 
@@ -26,7 +30,8 @@ std::set<std::string> runtime_names() {
 
 std::vector<std::string> built(const fs::path& suite) {
   std::vector<std::string> out;
-  for (const json& b : json_file(suite / "suite.json")["benchmarks"])
+  const json index = json_file(suite / "suite.json");
+  for (const json& b : index["benchmarks"])
     if (b["status"] == "built") out.push_back(b["name"].get<std::string>());
   return out;
 }
@@ -34,6 +39,7 @@ std::vector<std::string> built(const fs::path& suite) {
 TEST(SuiteRuntime, CommittedSuiteListsItsRuntimeFilesInsteadOfCopies) {
   if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
   const std::set<std::string> names = runtime_names();
+  const RuntimeStore store = RuntimeStore::from_directory(kRuntime);
   const json m = json_file(kCommitted / "manifest.json");
   ASSERT_TRUE(m.contains("runtime")) << "manifest.json has no runtime object";
   for (const std::string& b : built(kCommitted)) {
@@ -48,28 +54,80 @@ TEST(SuiteRuntime, CommittedSuiteListsItsRuntimeFilesInsteadOfCopies) {
     EXPECT_TRUE(e["files"].contains("vortex/vxs_host.cpp")) << b << ": " << e;
     EXPECT_TRUE(e["files"].contains("cuda/vxs_cuda.cuh")) << b << ": " << e;
     for (const auto& [rel, f] : e["files"].items())
-      EXPECT_EQ(f["sha256"], refine::sha256_hex(read_file(kRuntime / f["runtime"].get<std::string>()))) << b << " " << rel;
+      EXPECT_NE(store.find(f["runtime"].get<std::string>(), f["sha256"].get<std::string>()), nullptr)
+          << b << " " << rel << ": neither codegen/runtime/ nor codegen/runtime/previous/ holds it (see its README.md)";
+    // Its generated sources: left out when this generator renders them again, else kept with the reason.
+    ASSERT_TRUE(m["generated"].contains(b)) << b;
+    const json& g = m["generated"][b];
+    for (const auto& [rel, sha] : g["files"].items()) EXPECT_FALSE(fs::exists(kCommitted / b / rel)) << b << " " << rel;
+    for (const auto& [rel, why] : g["kept"].items()) EXPECT_TRUE(fs::exists(kCommitted / b / rel)) << b << " " << rel;
+    EXPECT_FALSE(g["files"].empty() && g["kept"].empty()) << b;
   }
 }
 
-TEST(SuiteRuntime, MakefileTakesTheRuntimeFromCodegenRuntime) {
+TEST(SuiteRuntime, MaterializeWritesTheRuntimeFilesForTheMakefile) {
   if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
   const TempDir tmp("vxsuite_runtime_make");
   const fs::path copy = tmp / "s";
   ASSERT_EQ(vxsynth({"suite", "export", kCommitted.string(), "-o", copy.string()}).exit_code, 0);
-  const ProcessResult r =
-      run_process({"make", "-C", copy.string(), "BENCH=act-k4", std::string("VXSDK=") + VXSYNTH_SDK_DIR, "src-act-k4"}, {60.0});
+  const ProcessResult r = run_process({"make", "-C", copy.string(), "BENCH=act-k4", std::string("VXSYNTH=") + VXSYNTH_EXE,
+                                       "src-act-k4"}, {60.0});
   ASSERT_TRUE(r.ok()) << r.output;
+  const fs::path src = copy / "build" / "src" / "act-k4";
   for (const char* f : {"common/vxs_dims.h", "vortex/vxs_host.cpp", "vortex/vxs_host.h", "vortex/vxs_device.h",
                         "vortex/vxs_kernel_arg.h"})
-    EXPECT_EQ(read_file(copy / "build" / "act-k4" / "src" / fs::path(f).filename()), read_file(kRuntime / f)) << f;
-  EXPECT_EQ(read_file(copy / "build" / "act-k4" / "src" / "kernel.cpp"), read_file(copy / "act-k4" / "vortex" / "kernel.cpp"));
-  // A real Vortex tree without VXS_RUNTIME: no sdk.mk names the runtime, and make says what to set.
-  fs::remove_all(copy / "build");
-  const ProcessResult v = run_process({"make", "-C", copy.string(), "BENCH=act-k4", "VORTEX_HOME=/nonexistent", "build-act-k4"}, {60.0});
-  EXPECT_FALSE(v.ok());
-  EXPECT_NE(v.output.find("act-k4: no runtime files: set VXS_RUNTIME=<vxsynth source>/codegen/runtime"), std::string::npos)
-      << v.output;
+    EXPECT_EQ(read_file(src / "vortex" / fs::path(f).filename()), read_file(kRuntime / f)) << f;
+  EXPECT_EQ(read_file(src / "cuda" / "vxs_cuda.cuh"), read_file(kRuntime / "cuda" / "vxs_cuda.cuh"));
+  EXPECT_EQ(read_file(src / "vortex" / "kernel.cpp"), read_file(kCommitted / "act-k4" / "vortex" / "kernel.cpp"));
+  // An -o that holds someone's files is refused.
+  fs::create_directories(tmp / "mine");
+  write_file_atomic(tmp / "mine" / "notes.txt", "mine\n");
+  const ProcessResult m = vxsynth({"suite", "materialize", copy.string(), "-o", (tmp / "mine").string()});
+  EXPECT_EQ(m.exit_code, 2) << m.output;
+  EXPECT_NE(m.output.find("vxsynth never writes over it"), std::string::npos) << m.output;
+}
+
+/// A runtime directory like codegen/runtime/ in `dir`, with vortex/vxs_host.cpp changed as a later
+/// non-additive edit would change it.
+fs::path changed_runtime(const fs::path& dir) {
+  fs::copy(kRuntime, dir, fs::copy_options::recursive);
+  write_file_atomic(dir / "vortex" / "vxs_host.cpp", read_file(kRuntime / "vortex" / "vxs_host.cpp") + "// changed\n");
+  return dir;
+}
+
+TEST(SuiteRuntime, AChangedRuntimeFileIsFoundInPrevious) {
+  if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
+  const TempDir tmp("vxsuite_runtime_previous");
+  const fs::path rt = changed_runtime(tmp / "runtime");
+  const json m = json_file(kCommitted / "manifest.json");
+  const std::string old_sha = refine::sha256_hex(read_file(kRuntime / "vortex" / "vxs_host.cpp"));
+  // Without the old version kept, check names the benchmark's file and both SHA-256.
+  std::vector<std::string> problems;
+  check_runtime(kCommitted, m, problems, RuntimeStore::from_directory(rt));
+  ASSERT_EQ(problems.size(), built(kCommitted).size());
+  const std::string new_sha = refine::sha256_hex(read_file(rt / "vortex" / "vxs_host.cpp"));
+  EXPECT_NE(problems[0].find("vortex/vxs_host.cpp with SHA-256 " + old_sha), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("has SHA-256 " + new_sha), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("codegen/runtime/previous/ holds no vortex/vxs_host.cpp." + old_sha.substr(0, 16)),
+            std::string::npos) << problems[0];
+  // Kept as the README in codegen/runtime/previous/ says: the committed suite checks and builds from it.
+  fs::create_directories(rt / "previous" / "vortex");
+  fs::copy_file(kRuntime / "vortex" / "vxs_host.cpp", rt / "previous" / "vortex" / ("vxs_host.cpp." + old_sha.substr(0, 16)));
+  const RuntimeStore store = RuntimeStore::from_directory(rt);
+  problems.clear();
+  check_runtime(kCommitted, m, problems, store);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  EXPECT_EQ(benchmark_sources(kCommitted, "act-k4", store).at("vortex/vxs_host.cpp"),
+            read_file(kRuntime / "vortex" / "vxs_host.cpp"));
+  // A file of previous/ must be named by its SHA-256.
+  fs::copy_file(rt / "vortex" / "vxs_host.h", rt / "previous" / "vortex" / "vxs_host.h.0123456789abcdef");
+  EXPECT_THROW((void)RuntimeStore::from_directory(rt), Error);
+}
+
+TEST(SuiteRuntime, EveryPreviousRuntimeFileIsNamedByItsSha256) {
+  const RuntimeStore store = RuntimeStore::from_directory(kRuntime);  // throws for a misnamed file
+  for (const auto& f : fs::directory_iterator(kRuntime / "vortex"))
+    EXPECT_NE(store.current("vortex/" + f.path().filename().string()), nullptr) << f.path();
 }
 
 TEST(SuiteRuntime, ARuntimeChangedSinceTheExportIsNamedByCheckRunAndExport) {

@@ -17,6 +17,8 @@
 #include <gtest/gtest.h>
 
 #include "suite_test_util.h"
+#include "vxsynth/codegen/generator_version.h"
+#include "vxsynth/refine/agent.h"
 #include "vxsynth/refine/record.h"
 
 namespace vxsynth::suite::test {
@@ -228,15 +230,45 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   EXPECT_FALSE(fs::exists(kept / "act8-k4" / "cuda" / "vxs_cuda.cuh"));
   const json km = json_file(kept / "manifest.json");
   EXPECT_TRUE(km["runtime"]["act8-k4"]["files"].contains("vortex/vxs_driver.cpp")) << km["runtime"];
+  // The locked benchmark's generated sources are left out too: this vxsynth renders them again from
+  // the record byte-identically (docs/suite.md "Generated sources").
+  const json& gen = km["generated"]["act8-k4"];
+  EXPECT_EQ(gen["generator_version"], codegen::kGeneratorVersion) << gen;
+  EXPECT_TRUE(gen["kept"].empty()) << gen;
+  for (const char* f : {"cuda/candidate.cu", "cuda/swap.json", "vortex/Makefile", "vortex/common.h", "vortex/kernel.cpp",
+                        "vortex/main.cpp"}) {
+    EXPECT_FALSE(fs::exists(kept / "act8-k4" / f)) << f;
+    EXPECT_EQ(gen["files"].value(f, ""), refine::sha256_hex(read_file(suite / "act8-k4" / f))) << f;
+  }
   const ProcessResult kc = vxsynth({"suite", "check", kept.string()});
   EXPECT_EQ(kc.exit_code, 0) << kc.output;
+  // make in the copy says which command writes the sources; materialize writes them as they were.
+  const ProcessResult nosrc = run_process({"make", "-C", kept.string(), "BENCH=act8-k4", "src-act8-k4"}, {60.0});
+  EXPECT_FALSE(nosrc.ok());
+  EXPECT_NE(nosrc.output.find("act8-k4: no sources in " + (kept / "build" / "src" / "act8-k4" / "vortex").string() +
+                              ": write them with vxsynth suite materialize " + kept.string()),
+            std::string::npos) << nosrc.output;
+  const ProcessResult mk = run_process({"make", "-C", kept.string(), "BENCH=act8-k4", std::string("VXSYNTH=") + VXSYNTH_EXE,
+                                        "src-act8-k4"}, {60.0});
+  ASSERT_TRUE(mk.ok()) << mk.output;
+  for (const char* f : {"cuda/candidate.cu", "vortex/kernel.cpp", "vortex/main.cpp", "vortex/vxs_host.cpp"})
+    EXPECT_EQ(read_file(kept / "build" / "src" / "act8-k4" / f), read_file(suite / "act8-k4" / f)) << f;
   // Without its tensors a benchmark draws them again from the seed in tensors.json (their SHA-256 must
-  // match) and its runtime files come from codegen/runtime.
+  // match), its runtime files come from codegen/runtime and its generated sources from its record.
   const ProcessResult kr = vxsynth({"suite", "run", kept.string(), "--benchmark", "act8-k4", "--sdk", VXSYNTH_SDK_DIR});
   EXPECT_EQ(kr.exit_code, 0) << kr.output;
   EXPECT_NE(read_file(kept / "run.csv").find("act8-k4,PASSED,PASSED,pass"), std::string::npos) << kr.output;
   write_file_atomic(kept / "act8-k4" / "summary.md", "edited\n");
   expect_check_reports(kept, "summary.md: modified");
+  // A listed SHA-256 that the record no longer renders: check names benchmark, file and both SHA-256.
+  json tampered = km;
+  tampered["generated"]["act8-k4"]["files"]["vortex/kernel.cpp"] = std::string(64, '0');
+  write_file_atomic(kept / "manifest.json", tampered.dump(1));
+  expect_check_reports(kept, fmt::format("{}: benchmark act8-k4: left out by the export (generator {}, record.jsonl "
+                                         "revision {}), expected SHA-256 {}, regenerated SHA-256 {}",
+                                         (kept / "act8-k4" / "vortex" / "kernel.cpp").string(), codegen::kGeneratorVersion,
+                                         gen["revision"].get<int>(), std::string(64, '0'),
+                                         gen["files"]["vortex/kernel.cpp"].get<std::string>()));
 }
 
 // Every suite committed under data/suite passes `suite check` from the checkout alone.

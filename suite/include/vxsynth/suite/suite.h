@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `vxsynth suite build|job|collect|check|run` (docs/suite.md): from reference bundles to a
+/// `vxsynth suite build|job|collect|check|export|materialize|run` (docs/suite.md): from reference bundles to a
 /// validated, runnable benchmark suite (paper §4.1, Table 6).
 
 #include <filesystem>
@@ -67,10 +67,20 @@ int check_suite(const std::filesystem::path& suite_dir);
 /// Copies what a repository keeps of a collected suite into the new or empty directory `out`
 /// (docs/suite.md "A suite to commit"): every file of the manifest (each SHA-256 verified) and the
 /// manifest, each revision's measurements (ncu CSV and log, Vortex run logs) and the job records;
-/// no tensors, generated revision sources, build outputs or ncu reports. `suite check` and `suite
-/// run` work on the copy. Returns 0; throws vxsynth::Error for a suite without a manifest, a
-/// manifest file missing or modified, or an `out` that is not new or empty.
+/// no tensors, generated revision sources, build outputs or ncu reports. The runtime copies this
+/// vxsynth carries and the locked benchmark's generated sources that it renders again
+/// byte-identically from the record are left out and listed in the manifest with their SHA-256
+/// (the others are kept, with the reason). `suite check`, `suite materialize` and `suite run` work
+/// on the copy. Returns 0; throws vxsynth::Error for a suite without a manifest, a manifest file
+/// missing or modified, a listed file that cannot be produced, or an `out` that is not new or empty.
 int export_suite(const std::filesystem::path& suite_dir, const std::filesystem::path& out);
+
+/// Writes every built benchmark's cuda/ and vortex/ sources, the left-out runtime files and
+/// generated sources included (each SHA-256 checked), to `out`/<name>/ (default, `out` empty:
+/// SUITE/build/src, where the suite's Makefile builds from). `out` must be new, empty or an earlier
+/// materialize output. Returns 0; throws vxsynth::Error naming the benchmark, file and both SHA-256
+/// when a listed file cannot be produced.
+int materialize(const std::filesystem::path& suite_dir, const std::filesystem::path& out);
 
 struct RunOptions {
   std::filesystem::path suite;
