@@ -73,8 +73,8 @@ void erase_listed(json& files, const std::string& b, const json& entry) {
 
 /// The manifest of the copy: the runtime copies of every benchmark (docs/suite.md "Runtime files")
 /// and the generated sources this vxsynth renders again byte-identically ("Generated sources") left
-/// out of `files` and listed in its runtime and generated objects instead; a suite exported before
-/// keeps the entries it has.
+/// out of `files` and listed in its runtime and generated objects instead; what an earlier export
+/// left out stays listed, the reasons for the files kept are stated anew.
 json exported_manifest(const fs::path& dir, json m) {
   json runtime = m.contains(kManifestRuntime) ? m[kManifestRuntime] : json::object();
   json generated = m.contains(kManifestGenerated) ? m[kManifestGenerated] : json::object();
@@ -83,9 +83,9 @@ json exported_manifest(const fs::path& dir, json m) {
     erase_listed(m["files"], b, e);
     if (runtime.contains(b)) e["files"].update(runtime[b]["files"]);
     if (!e["files"].empty()) runtime[b] = std::move(e);
-    if (generated.contains(b)) continue;
-    json g = generated_entry(dir / b);
+    json g = generated_entry(dir / b);  // of the files present; those an earlier export left out stay out
     erase_listed(m["files"], b, g);
+    if (generated.contains(b)) g["files"].update(generated[b]["files"]);
     generated[b] = std::move(g);
   }
   if (!runtime.empty()) m[kManifestRuntime] = std::move(runtime);
