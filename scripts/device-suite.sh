@@ -7,9 +7,9 @@
 # finished is collected, and the archive is written all the same. Calling the script again with the
 # same OUT_DIR continues the build (--resume): finished kernels are kept, interrupted ones resume
 # from their last recorded revision. The archive is what a repository keeps (`vxsynth suite
-# export`: records, summaries, locked benchmarks' sources, reference profiles, validation
-# manifests, per-revision ncu CSVs and logs; no tensors, generated revision sources, binaries or
-# ncu reports): a few MB, to be committed as data/suite/vx-robotics-h200/.
+# export`: records, summaries, reference profiles, validation manifests, per-revision ncu CSVs and
+# logs; no tensors, generated sources the records pin and this vxsynth renders again, runtime
+# copies, binaries or ncu reports): a few MB, to be committed as data/suite/vx-robotics-h200/.
 #
 # Usage (repository root, on the GPU machine):
 #   scripts/device-suite.sh OUT_DIR [extra `vxsynth suite build` arguments, e.g. --kernel act:k4]
