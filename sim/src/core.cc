@@ -65,8 +65,22 @@ void Config::validate() const {
 // ---------------------------------------------------------------------------------------------
 // Processor
 
+/// The registers, unit and control flag of a decoded word as ExecutedInstr lists them
+/// (describe_operands), kept with the decoded page so that a timing run does not derive them again
+/// at every execution.
+struct OperandInfo {
+  uint16_t op_id = 0;
+  UnitClass unit = UnitClass::kAlu;
+  bool is_control = false;
+  uint8_t num_src = 0;
+  bool has_dst = false;
+  std::array<RegRef, 3> src{};
+  RegRef dst{};
+};
+
 struct DecodedPage {
   std::array<Decoded, Memory::kPageSize / 4> d;
+  std::array<OperandInfo, Memory::kPageSize / 4> ops;
 };
 
 namespace {
@@ -150,7 +164,12 @@ const Decoded& Core::decoded(uint32_t pc) {
     if (!slot) {
       slot = std::make_unique<DecodedPage>();
       uint32_t base = page << Memory::kPageBits;
-      for (uint32_t i = 0; i < slot->d.size(); ++i) slot->d[i] = decode(proc_.mem_.load<uint32_t>(base + 4 * i));
+      for (uint32_t i = 0; i < slot->d.size(); ++i) {
+        slot->d[i] = decode(proc_.mem_.load<uint32_t>(base + 4 * i));
+        ExecutedInstr e;
+        describe_operands(slot->d[i], e);
+        slot->ops[i] = OperandInfo{e.op_id, e.unit, e.is_control, e.num_src, e.has_dst, e.src, e.dst};
+      }
     }
     last_dpage_index_ = page;
     last_dpage_ = slot.get();
@@ -441,6 +460,8 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
   }
   Warp& wp = warps_[w];
   const Decoded& d = fetch(wp.pc, w);
+  // The same word's operands (describe_operands), from the page fetch() just read.
+  const OperandInfo& o = last_dpage_->ops[static_cast<std::size_t>(&d - last_dpage_->d.data())];
   // Budgets, wall clock, endless-loop detector; a partitioned run checks them in commit_epoch().
   if (proc_.guarded_ && proc_.total_instrs_ >= proc_.guard_at_) {
     proc_.guard_->check(proc_, *this, w, d);
@@ -451,7 +472,15 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
     rec->pc = wp.pc;
     rec->word = d.word;
     rec->active_mask = wp.tmask;
-    describe_operands(d, *rec);
+    rec->op_id = o.op_id;
+    rec->num_src = o.num_src;
+    rec->has_dst = o.has_dst;
+    if (d.op != kIllegalOp) {
+      rec->unit = o.unit;
+      rec->is_control = o.is_control;
+      rec->src = o.src;
+      rec->dst = o.dst;
+    }
   }
   if (proc_.trace_ != nullptr) {
     *proc_.trace_ << fmt::format("core {} warp {} pc {:#010x} mask {:#010x}: {}\n", id_, w, wp.pc, wp.tmask,

@@ -31,6 +31,13 @@ DramCounters& DramCounters::operator+=(const DramCounters& o) {
 Dram::Dram(const DramParams& p)
     : p_(p),
       per_block_(std::max(1u, p.block / std::max(1u, p.request_bytes))),
+      req_bytes_(p.block / per_block_),
+      interleave_(p.interleave),
+      channels_(p.channels),
+      row_size_(p.row_size),
+      banks_(p.banks),
+      pseudo_(p.pseudo_channels),
+      refresh_(p.refresh_interval),
       channel_free_(static_cast<std::size_t>(p.channels) * p.pseudo_channels, 0),
       open_row_(static_cast<std::size_t>(p.channels) * p.banks, 0),
       last_use_(static_cast<std::size_t>(p.channels) * p.banks, 0),
@@ -39,27 +46,26 @@ Dram::Dram(const DramParams& p)
 uint64_t Dram::after_refresh(uint64_t t) const {
   // All-bank refresh: every refresh_interval cycles the channels are blocked refresh_cycles.
   if (p_.refresh_interval == 0) return t;
-  const uint64_t phase = t % p_.refresh_interval;
+  const uint64_t phase = refresh_.mod(t);
   return phase < p_.refresh_cycles ? t + (p_.refresh_cycles - phase) : t;
 }
 
 Dram::Served Dram::access(uint64_t blk, uint64_t t, bool write) {
   Served s{0, 0};
-  const uint64_t req_bytes = p_.block / per_block_;
   for (uint32_t i = 0; i < per_block_; ++i) {
     // SimX's pending queue hands one request per queue_cycles to the controller, in arrival order.
     const uint64_t issued = std::max(t, queue_free_);
     queue_free_ = issued + p_.queue_cycles;
     // DRAM address of the request (SimX: block number x request size + i x request size), then
     // RoBaRaCoCh: channel above the transaction offset, columns, then banks, then rows.
-    const uint64_t addr = (blk + i) * req_bytes;
-    const uint64_t tx = addr / p_.interleave;
-    const uint64_t ch = tx % p_.channels;
-    const uint64_t in_ch = (tx / p_.channels) * p_.interleave + addr % p_.interleave;
-    const uint64_t chunk = in_ch / p_.row_size;
-    const uint64_t bank = chunk % p_.banks;  // its low bits: the pseudo-channel (Ra above Co)
-    const uint64_t row = chunk / p_.banks;
-    uint64_t& bus = channel_free_[ch * p_.pseudo_channels + bank % p_.pseudo_channels];
+    const uint64_t addr = (blk + i) * req_bytes_;
+    const uint64_t tx = interleave_.div(addr);
+    const uint64_t ch = channels_.mod(tx);
+    const uint64_t in_ch = channels_.div(tx) * p_.interleave + interleave_.mod(addr);
+    const uint64_t chunk = row_size_.div(in_ch);
+    const uint64_t bank = banks_.mod(chunk);  // its low bits: the pseudo-channel (Ra above Co)
+    const uint64_t row = banks_.div(chunk);
+    uint64_t& bus = channel_free_[ch * p_.pseudo_channels + pseudo_.mod(bank)];
     uint64_t start = after_refresh(std::max(issued, bus));
     if ((last_write_[ch] != 0) != write) start += p_.rw_turnaround;  // bus turnaround (tWTR/tRTW)
     last_write_[ch] = write ? 1 : 0;
@@ -68,7 +74,7 @@ Dram::Served Dram::access(uint64_t blk, uint64_t t, bool write) {
     const std::size_t b = ch * p_.banks + bank;
     uint64_t& open = open_row_[b];
     // A refresh between the bank's last access and this one closed its row.
-    if (p_.refresh_interval != 0 && last_use_[b] / p_.refresh_interval != start / p_.refresh_interval) open = 0;
+    if (p_.refresh_interval != 0 && refresh_.div(last_use_[b]) != refresh_.div(start)) open = 0;
     last_use_[b] = start;
     const uint64_t latency = (open == row + 1) ? p_.row_hit_latency : p_.row_miss_latency;
     open = row + 1;
@@ -115,6 +121,8 @@ Cache::Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel*
     : p_(p),
       banks_(std::max(1u, banks)),
       sets_(p.size / (p.line * p.ways)),
+      bank_of_(banks_),
+      set_of_(sets_),
       next_(next),
       ways_(static_cast<std::size_t>(sets_) * p.ways),
       bank_free_(banks_, 0),
@@ -123,7 +131,7 @@ Cache::Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel*
       ctr_(num_cores) {}
 
 uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
-  uint64_t& free = bank_free_[blk % banks_];
+  uint64_t& free = bank_free_[bank_of_.mod(blk)];
   uint64_t start = std::max(t, free);
   c.bank_stalls += start - t;
   free = start + 1;
@@ -131,7 +139,7 @@ uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
 }
 
 Cache::Way* Cache::lookup(uint64_t blk) {
-  Way* set = &ways_[static_cast<std::size_t>(blk % sets_) * p_.ways];
+  Way* set = &ways_[static_cast<std::size_t>(set_of_.mod(blk)) * p_.ways];
   for (uint32_t i = 0; i < p_.ways; ++i) {
     if (set[i].tag == blk + 1) return &set[i];
   }
@@ -170,7 +178,7 @@ uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
   uint64_t fill = next_->read(blk, send, core);
   *it = fill;
   // Victim: invalid way first, else least recently used.
-  Way* set = &ways_[static_cast<std::size_t>(blk % sets_) * p_.ways];
+  Way* set = &ways_[static_cast<std::size_t>(set_of_.mod(blk)) * p_.ways];
   Way* victim = &set[0];
   for (uint32_t i = 0; i < p_.ways; ++i) {
     if (set[i].tag == 0) {

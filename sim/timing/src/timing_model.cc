@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <limits>
 
 #include "vxsim/error.h"
@@ -18,14 +19,15 @@ constexpr uint32_t kNumRegs = 64;  // x0..x31, f0..f31
 uint8_t reg_id(const RegRef& r) { return static_cast<uint8_t>((r.index & 31u) + (r.fp ? 32u : 0u)); }
 
 /// Stall increments of one cycle; repeated for cycles skipped because nothing could change.
+/// Trivial, so that each tick clears it with one memset.
 struct CycleDelta {
-  uint64_t sched_idle = 0;
-  uint64_t sched_stalls = 0;
-  uint64_t ibuf_stalls = 0;
-  uint64_t scrb_stalls = 0;
-  uint64_t opds_stalls = 0;
-  std::array<uint64_t, kNumScrbClasses> scrb{};
-  uint64_t active_warps = 0;
+  uint64_t sched_idle;
+  uint64_t sched_stalls;
+  uint64_t ibuf_stalls;
+  uint64_t scrb_stalls;
+  uint64_t opds_stalls;
+  std::array<uint64_t, kNumScrbClasses> scrb;
+  uint64_t active_warps;
 };
 
 void apply(CoreCounters& c, const CycleDelta& d, uint64_t times) {
@@ -36,6 +38,16 @@ void apply(CoreCounters& c, const CycleDelta& d, uint64_t times) {
   c.opds_stalls += d.opds_stalls * times;
   for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i] * times;
   c.active_warp_cycles += d.active_warps * times;
+}
+
+void add_once(CoreCounters& c, const CycleDelta& d) {
+  c.sched_idle += d.sched_idle;
+  c.sched_stalls += d.sched_stalls;
+  c.ibuf_stalls += d.ibuf_stalls;
+  c.scrb_stalls += d.scrb_stalls;
+  c.opds_stalls += d.opds_stalls;
+  for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i];
+  c.active_warp_cycles += d.active_warps;
 }
 
 }  // namespace
@@ -75,13 +87,14 @@ struct Warp {
 /// since only the warp's own issue writes its scoreboard and its mem_done.
 struct alignas(64) Head {
   uint64_t ready_at = 0;             ///< decoded: may issue from this cycle
-  std::array<uint64_t, 5> wait{};    ///< in check order: sources, destination, fence's mem_done
-  uint64_t mem_done = 0;             ///< the warp's mem_done
+  uint64_t clear_at = 0;             ///< the scoreboard is clear: the latest entry of wait
+  std::array<uint64_t, 4> wait{};    ///< in check order: sources, destination (or a fence's mem_done)
+  const uint64_t* unit_free = nullptr;  ///< the cycle its unit block is free (Core::unit_free)
   uint8_t nwait = 0;                 ///< valid entries of wait
-  std::array<uint8_t, 5> wait_class{};  ///< ScrbClass charged when entry i is the first pending one
-  uint8_t group = 0;                 ///< UnitGroup of the head
-  uint8_t block = 0;                 ///< its unit block (unit_block)
+  uint8_t pend = 0;                  ///< first entry of wait still pending at the last look (time only grows)
+  std::array<uint8_t, 4> wait_class{};  ///< ScrbClass charged when entry i is the first pending one
 };
+static_assert(sizeof(Head) == 64);
 
 struct TimingModel::Core {
   uint32_t id = 0;
@@ -102,7 +115,7 @@ struct TimingModel::Core {
   /// Cycle each unit block is free: unit_free[block][group]; block = unit_block(warp, group).
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
   CoreCounters ctr;
-  CycleDelta delta;
+  CycleDelta delta{};
   uint64_t last_done = 0;
   bool did_work = false;
 };
@@ -212,17 +225,19 @@ void TimingModel::set_head(Core& core, uint32_t w) {
   Head& h = core.heads[w];
   h.ready_at = s.ready_at;
   h.nwait = 0;
+  h.pend = 0;
+  h.clear_at = 0;
   auto wait_for = [&](uint64_t at, ScrbClass cls) {
     h.wait[h.nwait] = at;
     h.wait_class[h.nwait++] = static_cast<uint8_t>(cls);
+    h.clear_at = std::max(h.clear_at, at);
   };
   for (uint32_t i = 0; i < s.nsrc; ++i) wait_for(warp.reg_ready[s.src[i]], scrb_class(warp.reg_unit[s.src[i]]));
   if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], scrb_class(warp.reg_unit[s.dst]));
-  if (s.mem == MemKind::kFence) wait_for(warp.mem_done, ScrbClass::kLsu);
-  h.mem_done = warp.mem_done;
+  // A fence names no register (at most 3 sources and a destination otherwise: 4 entries).
+  if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(warp.mem_done, ScrbClass::kLsu);
   const UnitGroup g = unit_group(s.unit);
-  h.group = static_cast<uint8_t>(g);
-  h.block = static_cast<uint8_t>(unit_block(w, g));
+  h.unit_free = &core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)];
 }
 
 void TimingModel::sync_warp(Core& core, uint32_t w) {
@@ -403,50 +418,45 @@ void TimingModel::issue(Core& core, uint32_t w) {
 bool TimingModel::tick_core(Core& core) {
   const uint64_t t = core.now;
   core.did_work = false;
-  CycleDelta d;
+  CycleDelta& d = core.delta;  // this cycle's stall increments, kept for the cycles skipped after it
+  std::memset(&d, 0, sizeof d);
   d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
   for (uint32_t slot = 0; slot < issue_width_; ++slot) {
-    bool any_scrb = false;
-    bool any_opds = false;
-    std::array<bool, kNumScrbClasses> scrb_hit{};
-    bool issued = false;
-    const uint32_t start = core.rr[slot];
-    // Warps with a buffered instruction, visited from `start` upwards, then wrapping around.
+    // Each buffered head of the slot's warps: decoded (ready_at), scoreboard clear (sources
+    // (RAW) and destination (WAW) not pending; a fence waits for the warp's memory
+    // acknowledgements), unit group free. The first warp with all three from `start` upwards,
+    // then wrapping around, issues.
     const uint32_t mine = core.nonempty & slot_mask_[slot];
-    const uint32_t hi = mine & (start >= 32 ? 0u : ~((1u << start) - 1));
-    const uint32_t lo = mine & ~hi;
-    for (uint32_t pass = 0; pass < 2 && !issued; ++pass) {
-     for (uint32_t m = pass == 0 ? hi : lo; m != 0 && !issued; m &= m - 1) {
+    uint32_t decoded = 0, clear = 0, unit_ok = 0;
+    for (uint32_t m = mine; m != 0; m &= m - 1) {
       const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
       const Head& h = core.heads[w];
-      if (h.ready_at > t) continue;
-      // Scoreboard: sources (RAW) and destination (WAW) must not be pending; a fence waits for
-      // the warp's outstanding memory acknowledgements.
-      uint32_t i = 0;
-      while (i < h.nwait && h.wait[i] <= t) ++i;
-      if (i < h.nwait) {
-        any_scrb = true;
-        scrb_hit[h.wait_class[i]] = true;
-        continue;
-      }
-      if (core.unit_free[h.block][h.group] > t) {
-        any_opds = true;
-        continue;
-      }
+      decoded |= static_cast<uint32_t>(h.ready_at <= t) << w;
+      clear |= static_cast<uint32_t>(h.clear_at <= t) << w;
+      unit_ok |= static_cast<uint32_t>(*h.unit_free <= t) << w;
+    }
+    const uint32_t can = decoded & clear & unit_ok;
+    if (can != 0) {
+      const uint32_t start = core.rr[slot];
+      const uint32_t hi = can & (start >= 32 ? 0u : ~((1u << start) - 1));
+      const auto w = static_cast<uint32_t>(std::countr_zero(hi != 0 ? hi : can));
       issue(core, w);
       core.rr[slot] = w + 1 == cfg_.warps ? 0 : w + 1;
-      issued = true;
-     }
-    }
-    if (!issued) {
-      if (any_scrb) {
-        ++d.scrb_stalls;
-        for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
-      } else if (any_opds) {
-        ++d.opds_stalls;
+    } else if (const uint32_t waiting = decoded & ~clear; waiting != 0) {
+      // Stalled on the scoreboard: each waiting head charges the unit class of the producer of
+      // its first pending operand (once per class and cycle).
+      std::array<bool, kNumScrbClasses> scrb_hit{};
+      for (uint32_t m = waiting; m != 0; m &= m - 1) {
+        Head& h = core.heads[static_cast<uint32_t>(std::countr_zero(m))];
+        while (h.wait[h.pend] <= t) ++h.pend;  // some entry is pending (clear_at > t)
+        scrb_hit[h.wait_class[h.pend]] = true;
       }
+      ++d.scrb_stalls;
+      for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
+    } else if ((decoded & clear) != 0) {
+      ++d.opds_stalls;  // a ready head waited for its busy unit group
     }
   }
 
@@ -477,8 +487,7 @@ bool TimingModel::tick_core(Core& core) {
       ++d.sched_stalls;
     }
   }
-  core.delta = d;
-  apply(core.ctr, d, 1);
+  add_once(core.ctr, d);
   return core.did_work;
 }
 
@@ -493,9 +502,12 @@ uint64_t TimingModel::next_event(const Core& core) const {
     if ((core.nonempty >> w) & 1u) {
       const Head& h = core.heads[w];
       consider(h.ready_at);
-      for (uint32_t i = 0; i < h.nwait; ++i) consider(h.wait[i]);
-      consider(h.mem_done);
-      consider(core.unit_free[h.block][h.group]);
+      // The stall class follows the first pending operand and changes only when it clears.
+      uint32_t i = h.pend;
+      while (i < h.nwait && h.wait[i] <= t) ++i;
+      if (i < h.nwait) consider(h.wait[i]);
+      consider(core.warps[w].mem_done);
+      consider(*h.unit_free);
     }
     if ((core.ready_mask >> w) & 1u) consider(core.fetch_at[w]);
   }

@@ -9,6 +9,7 @@
 /// the L1; deeper levels see them in that same order (a modelling compromise: a request issued
 /// later but arriving earlier at L2 waits behind the earlier one).
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,6 +20,31 @@
 #include "vxsim/timing/counters.h"
 
 namespace vxsim::timing {
+
+/// Division by a divisor fixed at construction (a cache's sets and banks, the DRAM geometry): a shift
+/// or mask when it is a power of two, else 32-bit division when both fit in 32 bits, else 64-bit.
+/// The same quotient and remainder as `/` and `%` in every case. A divisor of 0 counts as 1.
+class Divisor {
+ public:
+  Divisor() = default;
+  explicit Divisor(uint64_t d)
+      : d_(d == 0 ? 1 : d), shift_(static_cast<uint32_t>(std::countr_zero(d_))), pow2_(std::has_single_bit(d_)) {}
+  [[nodiscard]] uint64_t div(uint64_t x) const {
+    if (pow2_) return x >> shift_;
+    if ((x | d_) >> 32 == 0) return static_cast<uint32_t>(x) / static_cast<uint32_t>(d_);
+    return x / d_;
+  }
+  [[nodiscard]] uint64_t mod(uint64_t x) const {
+    if (pow2_) return x & (d_ - 1);
+    if ((x | d_) >> 32 == 0) return static_cast<uint32_t>(x) % static_cast<uint32_t>(d_);
+    return x % d_;
+  }
+
+ private:
+  uint64_t d_ = 1;
+  uint32_t shift_ = 0;
+  bool pow2_ = true;
+};
 
 /// A level of the memory hierarchy below the LSU/fetch unit. Addresses are block numbers
 /// (byte address / block size). `core` is the global id of the requesting core (for counters).
@@ -50,6 +76,8 @@ class Dram final : public MemLevel {
   [[nodiscard]] uint64_t after_refresh(uint64_t t) const;
   DramParams p_;
   uint32_t per_block_;      ///< DRAM requests per block
+  uint64_t req_bytes_;      ///< bytes of one DRAM request (block / per_block_)
+  Divisor interleave_, channels_, row_size_, banks_, pseudo_, refresh_;  ///< of p_
   std::vector<uint64_t> channel_free_;  ///< per (channel, pseudo-channel): its data bus is free
   std::vector<uint64_t> open_row_;   ///< channels x banks; row + 1, 0 = closed
   std::vector<uint64_t> last_use_;   ///< channels x banks: cycle of the last access (a refresh closes rows)
@@ -106,6 +134,7 @@ class Cache final : public MemLevel {
   CacheParams p_;
   uint32_t banks_;
   uint32_t sets_;
+  Divisor bank_of_, set_of_;  ///< block → bank (banks_), block → set (sets_)
   MemLevel* next_;
   std::vector<Way> ways_;
   std::vector<uint64_t> bank_free_;
