@@ -2,13 +2,14 @@
 // (docs/report.md; paper §4.1–4.5, Fig. 3–6, Tables 6–7).
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "format.h"
 #include "subcommands.h"
+#include "vxsynth/common/error.h"
 #include "vxsynth/report/report.h"
 
 namespace vxsynth::cli {
@@ -20,7 +21,24 @@ struct Options {
   bool data_only = false;
   std::string python;
   std::string sweep;
+  std::string python_dir;
 };
+
+// The folder holding the figure layer's vxsynth_torch, resolved when vxsynth runs as reconstruct
+// and the suite jobs resolve it (format.h default_python_dir): --python-dir, else
+// $VXSYNTH_PYTHON_DIR, else python/ above this executable. Throws vxsynth::Error when the folder
+// named lacks the package or none is found.
+std::filesystem::path figure_python_dir(const std::string& given) {
+  std::string from = "--python-dir";
+  const std::filesystem::path dir = !given.empty() ? std::filesystem::absolute(given) : default_python_dir(from);
+  if (dir.empty())
+    throw make_error("report: no python/vxsynth_torch/workloads {} for the figures (give --python-dir, set "
+                     "VXSYNTH_PYTHON_DIR, or write the data only with --data-only)", from);
+  if (!has_vxsynth_torch(dir))
+    throw make_error("report: {} {}: no vxsynth_torch package there ({} missing)", from, dir.string(),
+                     (dir / "vxsynth_torch" / "__init__.py").string());
+  return dir;
+}
 
 int run(const Options& o) {
   report::ReportOptions ro;
@@ -28,9 +46,7 @@ int run(const Options& o) {
   ro.out = o.out;
   ro.figures = !o.data_only;
   ro.sweep = o.sweep;
-  // The figure layer: the vxsynth_torch package of this checkout unless VXSYNTH_PYTHONPATH names another.
-  const char* pp = std::getenv("VXSYNTH_PYTHONPATH");
-  ro.python_path = pp ? std::filesystem::path(pp) : std::filesystem::path(VXSYNTH_PYTHON_DIR);
+  if (ro.figures) ro.python_path = figure_python_dir(o.python_dir);
   // Debian's interpreter, which has python3-matplotlib, before whatever python3 PATH finds first.
   ro.python = !o.python.empty() ? o.python : (::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3");
   const std::vector<std::string> files = report::write_report(ro);
@@ -48,6 +64,9 @@ Runner setup_report(CLI::App& app) {
   app.add_flag("--data-only", o->data_only, "write the CSV/JSON data only (no figures, no page)");
   app.add_option("--sweep", o->sweep, "a sweep of the suite (vxsynth sweep -o DIR): adds the sweep section");
   app.add_option("--python", o->python, "Python interpreter of the figure layer (default /usr/bin/python3, else python3 on PATH)");
+  app.add_option("--python-dir", o->python_dir,
+                 "folder holding the figure layer's vxsynth_torch package (default: $VXSYNTH_PYTHON_DIR, else python/ "
+                 "of the nearest directory above the vxsynth executable that has python/vxsynth_torch/workloads/)");
   return [o] { return run(*o); };
 }
 

@@ -628,6 +628,15 @@ TEST(CliRealData, ReconstructFindsThePythonFolderAboveItsExecutable) {
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("--python-dir " + (dir / "nowhere").string() + ": no vxsynth_torch package there"),
             std::string::npos) << bad.output;
+
+  // report's figure layer is found the same way, when it runs.
+  const vxsynth::ProcessResult rep = vxsynth::run_process(
+      {lonely.string(), "report", (source / "data/suite/vx-robotics-h200").string(), "-o", (dir / "rep").string()},
+      {60.0, "/", {{"VXSYNTH_PYTHON_DIR", ""}}});
+  EXPECT_EQ(rep.exit_code, 2) << rep.output;
+  EXPECT_NE(rep.output.find("report: no python/vxsynth_torch/workloads above " + lonely.string()), std::string::npos)
+      << rep.output;
+  EXPECT_FALSE(fs::exists(dir / "rep"));
   EXPECT_FALSE(fs::exists(dir / "d"));
   fs::remove_all(dir);
 }

@@ -1,4 +1,6 @@
 // The isolation table and the choice among its implementations (docs/sandbox.md "Isolation").
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "vxsynth/common/error.h"
@@ -62,6 +64,17 @@ bool gpu_profiling_admin_only() {
   const fs::path params = "/proc/driver/nvidia/params";
   if (!fs::exists(params, ec)) return false;
   return read_file(params).find("RmProfilingAdminOnly: 1") != std::string::npos;
+}
+
+std::vector<std::pair<std::string, std::string>> isolated_environment(const IsolatedRun& spec) {
+  const std::string work = fs::absolute(spec.work).lexically_normal().string();
+  const char* path = std::getenv("PATH");
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"PATH", path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin"}, {"HOME", work}, {"TMPDIR", work}, {"LANG", "C"}};
+  if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && !spec.env.count("LD_LIBRARY_PATH"))
+    env.emplace_back("LD_LIBRARY_PATH", ld);
+  env.insert(env.end(), spec.env.begin(), spec.env.end());
+  return env;
 }
 
 std::shared_ptr<const Isolation> default_isolation(std::string* why_not) {

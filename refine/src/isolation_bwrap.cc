@@ -1,8 +1,6 @@
 // Isolation with Debian's bubblewrap (docs/sandbox.md "Isolation"; bwrap(1)).
 #include <unistd.h>
 
-#include <cstdlib>
-
 #include <fmt/format.h>
 
 #include "vxsynth/refine/isolation.h"
@@ -53,14 +51,8 @@ class BwrapIsolation : public Isolation {
       c.insert(c.end(), {"--bind", p, p});
     }
     const std::string work = fs::absolute(spec.work).string();
-    const char* path = std::getenv("PATH");
-    c.insert(c.end(), {"--chdir", work, "--clearenv", "--setenv", "PATH",
-                       path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", work,
-                       "--setenv", "TMPDIR", work, "--setenv", "LANG", "C"});
-    // vxsynth's own library path (a packed vxsynth's carried libraries), like PATH.
-    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && !spec.env.count("LD_LIBRARY_PATH"))
-      c.insert(c.end(), {"--setenv", "LD_LIBRARY_PATH", ld});
-    for (const auto& [k, v] : spec.env) c.insert(c.end(), {"--setenv", k, v});
+    c.insert(c.end(), {"--chdir", work, "--clearenv"});
+    for (const auto& [k, v] : isolated_environment(spec)) c.insert(c.end(), {"--setenv", k, v});
     c.push_back("--");
     c.insert(c.end(), argv.begin(), argv.end());
     return c;

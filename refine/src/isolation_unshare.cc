@@ -5,8 +5,6 @@
 // with the mount namespace's own mounts, then drops every capability and runs the command.
 #include <unistd.h>
 
-#include <cstdlib>
-
 #include <fmt/format.h>
 
 #include "vxsynth/refine/isolation.h"
@@ -112,14 +110,8 @@ class UnshareIsolation : public Isolation {
     s += "keep=" + quote(keep) + "\n";
     s += kReadOnly;
     s += fmt::format("cd {}\n", quote(rw[0]));
-    const char* path = std::getenv("PATH");
-    std::string env = "PATH=" + std::string(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
-    env = quote(env) + " " + quote("HOME=" + rw[0]) + " " + quote("TMPDIR=" + rw[0]) + " LANG=C";
-    // vxsynth's own library path (a packed vxsynth's carried libraries, which the candidate's host
-    // program links against: vxsim's runtime), like PATH.
-    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && !spec.env.count("LD_LIBRARY_PATH"))
-      env += " " + quote(std::string("LD_LIBRARY_PATH=") + ld);
-    for (const auto& [k, v] : spec.env) env += " " + quote(k + "=" + v);
+    std::string env;
+    for (const auto& [k, v] : isolated_environment(spec)) env += (env.empty() ? "" : " ") + quote(k + "=" + v);
     const std::string caps = spec.gpu && gpu_profiling_admin_only() ? "-all,+sys_admin" : "-all";
     s += fmt::format("exec {} --bounding-set {} --inh-caps -all --no-new-privs -- /usr/bin/env -i {} \"$@\"\n",
                      quote(setpriv_.string()), caps, env);

@@ -7,7 +7,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -88,6 +90,30 @@ TEST_P(Confining, NoCapabilitiesNoDisksNoSettings) {
            " && ! test -w /proc/sys/kernel/printk && test -w /dev/null && echo x > /dev/null"},
       r);
   EXPECT_TRUE(p.ok()) << p.output;
+}
+
+// Both confining implementations take the child's environment from one list: vxsynth's PATH and
+// LD_LIBRARY_PATH (unless the caller names its own), HOME and TMPDIR the work directory, LANG=C,
+// then the caller's variables.
+TEST(Isolation, OneEnvironmentForEveryImplementation) {
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("LD_LIBRARY_PATH", "/opt/vxdev/lib", 1);
+  IsolatedRun r;
+  r.work = "/tmp/w/../work";
+  r.env = {{"VXS_VAR", "1"}};
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  const Env e = isolated_environment(r);
+  ASSERT_EQ(e.size(), 6u);
+  EXPECT_EQ(e[0].first, "PATH");
+  EXPECT_EQ((Env{e.begin() + 1, e.end()}), (Env{{"HOME", "/tmp/work"}, {"TMPDIR", "/tmp/work"}, {"LANG", "C"},
+                                               {"LD_LIBRARY_PATH", "/opt/vxdev/lib"}, {"VXS_VAR", "1"}}));
+  r.env = {{"LD_LIBRARY_PATH", "/mine"}};
+  const Env mine = isolated_environment(r);
+  EXPECT_EQ(mine.back(), (std::pair<std::string, std::string>{"LD_LIBRARY_PATH", "/mine"}));
+  EXPECT_EQ(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.first == "LD_LIBRARY_PATH"; }), 1);
+  if (old != nullptr) ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  else ::unsetenv("LD_LIBRARY_PATH");
 }
 
 TEST(Isolation, TableNamesEveryKind) {

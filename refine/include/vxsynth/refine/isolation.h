@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vxsynth/common/process.h"
@@ -90,6 +91,12 @@ struct IsolationRow {
 /// NVIDIA's ERR_NVGPUCTRPERM page): only a process with CAP_SYS_ADMIN of the initial user namespace
 /// may read the performance counters ncu collects. False without the driver.
 [[nodiscard]] bool gpu_profiling_admin_only();
+
+/// The whole environment of an isolated command, in order, for every confining implementation:
+/// vxsynth's own PATH (default /usr/local/bin:/usr/bin:/bin) and, when set and the caller names
+/// none, its LD_LIBRARY_PATH (a packed vxsynth's carried libraries, which a candidate's host program
+/// links against: vxsim's runtime); HOME and TMPDIR the work directory; LANG=C; then `spec.env`.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> isolated_environment(const IsolatedRun& spec);
 
 /// make_isolation(kAuto, why_not).
 [[nodiscard]] std::shared_ptr<const Isolation> default_isolation(std::string* why_not);
