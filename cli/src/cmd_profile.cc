@@ -1,4 +1,5 @@
-// vxsynth profile import --trace T --ncu C [--provenance P.json] [--top K] [--arch A] [--workload W] [-o B]
+// vxsynth profile import --trace T --ncu C [--ncu-extra RANK:CSV ...] [--provenance P.json] [--top K] [--arch A]
+//                        [--workload W] [-o B]
 #include <iostream>
 #include <memory>
 
@@ -17,8 +18,25 @@ namespace {
 
 struct Options {
   std::string trace, ncu, provenance, output, workload, arch;
+  std::vector<std::string> extra;  ///< RANK:CSV
   std::size_t top = 5;
 };
+
+/// --ncu-extra RANK:CSV: a launch-exact capture of hot kernel kRANK.
+core::ExtraNcu read_extra(const std::string& arg, const core::NcuImportOptions& nopt) {
+  const std::size_t colon = arg.find(':');
+  std::size_t rank = 0;
+  try {
+    std::size_t used = 0;
+    rank = colon == std::string::npos ? 0 : std::stoul(arg.substr(0, colon), &used);
+    if (used != colon) rank = 0;
+  } catch (const std::exception&) {
+    rank = 0;
+  }
+  if (rank == 0)
+    throw make_error("--ncu-extra '{}': expected RANK:CSV (the hot kernel's rank from 1, a colon, the ncu CSV)", arg);
+  return {rank, "", core::read_ncu_csv(arg.substr(colon + 1), nopt)};
+}
 
 // Warns about the trace's kernels that no ncu row matched: a filtered capture leaves some out by
 // design, a CSV cut at a row boundary loses the last ones silently otherwise.
@@ -50,6 +68,7 @@ int run(const Options& o) {
   const core::TorchTrace trace = core::read_torch_trace(o.trace);
   const core::NcuReport ncu = core::read_ncu_csv(o.ncu, nopt);
   core::ImportOptions iopt;
+  for (const std::string& e : o.extra) iopt.extra.push_back(read_extra(e, nopt));
   iopt.top_k = o.top;
   iopt.workload = o.workload;
   if (!o.provenance.empty()) {
@@ -75,7 +94,13 @@ int run(const Options& o) {
                       "{} of {} ncu rows joined to the trace\n",
                       o.output.empty() ? "bundle" : o.output, b.kernels.size(),
                       b.kernels.empty() ? 0.0 : 100.0 * b.kernels.back().cumulative_share, b.gpu_time_total_us,
-                      b.kernel_launches, with_sig, ncu.kernels.size() - join.unmatched_ncu.size(), ncu.kernels.size());
+                      b.kernel_launches, with_sig,
+                      ncu.kernels.size() - join.unmatched_ncu.size() - join.ambiguous_ncu.size(), ncu.kernels.size());
+  if (!join.ambiguous_ncu.empty())
+    info << fmt::format("  {} ncu row(s) not joined: several kernel groups share their launch geometry (same "
+                        "kernel, grid and block at other operand shapes); those groups need a launch-exact "
+                        "capture (--ncu-extra RANK:CSV; vxsynth_torch.profile makes them)\n",
+                        join.ambiguous_ncu.size());
   for (std::size_t n : join.unmatched_ncu)
     info << fmt::format("  ncu ID {} not in the trace: {}\n", ncu.kernels[n].id, clip(ncu.kernels[n].name, 100));
   constexpr std::size_t kListed = 10;
@@ -93,6 +118,8 @@ Runner setup_profile_import(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("--trace", o->trace, "PyTorch profiler Chrome trace (.json or .json.gz)")->required();
   app.add_option("--ncu", o->ncu, "ncu CSV: --csv --page raw (or details) --print-units base")->required();
+  app.add_option("--ncu-extra", o->extra, "RANK:CSV, repeatable: a launch-exact ncu capture of hot kernel "
+                                         "kRANK (for a kernel whose launch geometry other groups share)");
   app.add_option("--provenance", o->provenance, "JSON object: gpu, driver, cuda, ncu, torch, command, date, "
                                                 "clock_control, cache_control (other keys kept as extra)");
   app.add_option("--top", o->top, "hot kernels to keep (0 = all)")->capture_default_str();

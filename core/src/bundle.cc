@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/hot.h"
+#include "vxsynth/core/kernel_names.h"
 #include "vxsynth/core/reference.h"
 
 namespace vxsynth::core {
@@ -518,6 +520,66 @@ SignatureRef load_signature_ref(const std::string& spec) {
 }
 
 // ---- import -------------------------------------------------------------------------------------
+namespace {
+
+/// The first row of the launch-exact capture given for group h, checked against the group's launch
+/// geometry (a capture for another kernel is an error naming the file); null when none is given.
+const NcuKernel* extra_row(const std::vector<ExtraNcu>& extra, const HotKernel& h, const TorchTrace& trace,
+                           BundleKernel& k) {
+  for (const ExtraNcu& e : extra) {
+    if (e.rank != h.rank || e.report.kernels.empty()) continue;
+    const NcuKernel& nk = e.report.kernels.front();
+    const TraceKernel& tk = trace.kernels[h.launches.front()];
+    if (!e.key.empty() && e.key != h.key)
+      throw make_error("{}: listed for hot kernel k{} with group key '{}', but k{} of this trace is '{}' (another "
+                       "trace, or the ranking changed)", e.report.path, e.rank, e.key.substr(0, 120), h.rank,
+                       h.key.substr(0, 120));
+    if (kernel_base_name(nk.name) != kernel_base_name(tk.name) || nk.grid != tk.grid || nk.block != tk.block)
+      throw make_error("{}:{}: ncu ID {} ({}, grid {}, block {}) is not a launch of hot kernel k{} ({}, grid {}, "
+                       "block {}): wrong rank for this capture?",
+                       e.report.path, nk.line, nk.id, nk.name.substr(0, 80), fmt::join(nk.grid, ","),
+                       fmt::join(nk.block, ","), h.rank, tk.name.substr(0, 80), fmt::join(tk.grid, ","),
+                       fmt::join(tk.block, ","));
+    k.ncu_ids.push_back(nk.id);
+    k.notes.push_back(fmt::format("signature from {} ID {}: a launch-exact capture (other groups share this "
+                                  "kernel's launch geometry, so the main capture's row cannot be joined to it)",
+                                  std::filesystem::path(e.report.path).filename().string(), nk.id));
+    return &nk;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<ExtraNcu> read_extra_captures(const std::filesystem::path& ncu_csv, const NcuImportOptions& options) {
+  const std::filesystem::path list = ncu_csv.parent_path() / kExtraCapturesFile;
+  std::vector<ExtraNcu> out;
+  if (!std::filesystem::exists(list)) return out;
+  json j;
+  try {
+    j = json::parse(read_file(list));
+  } catch (const json::parse_error& e) {
+    throw make_error("{}: not valid JSON: {}", list.string(), e.what());
+  }
+  if (!j.is_array()) throw make_error("{}: expected an array of {{rank, key, csv}}", list.string());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const json& e = j[i];
+    const auto rank = e.is_object() ? e.find("rank") : e.end();
+    const auto csv = e.is_object() ? e.find("csv") : e.end();
+    const auto key = e.is_object() ? e.find("key") : e.end();
+    const bool ok = e.is_object() && rank != e.end() && rank->is_number_unsigned() && csv != e.end() &&
+                    csv->is_string() && (key == e.end() || key->is_string());
+    if (!ok)
+      throw make_error("{}: entry {}: expected {{\"rank\": R >= 1, \"key\": \"...\", \"csv\": \"file\"}}", list.string(), i);
+    ExtraNcu x;
+    x.rank = rank->get<std::size_t>();
+    if (key != e.end()) x.key = key->get<std::string>();
+    x.report = read_ncu_csv(list.parent_path() / csv->get<std::string>(), options);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, const ImportOptions& options) {
   if (trace.cc_major > 0) {
     const std::string trace_cc = fmt::format("{}.{}", trace.cc_major, trace.cc_minor);
@@ -554,6 +616,9 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
   }
 
   const NcuJoin join = join_ncu(trace, ncu);
+  ImportOptions with_extra = options;
+  if (options.extra_from_file)
+    for (ExtraNcu& e : read_extra_captures(ncu.path)) with_extra.extra.push_back(std::move(e));
   if (join.unmatched_ncu.size() == ncu.kernels.size())
     throw make_error("{} and {}: no ncu kernel matches a trace kernel by base name + grid + block (same workload?)",
                      trace.path, ncu.path);
@@ -578,6 +643,7 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
         }
       }
     }
+    if (!row) row = extra_row(with_extra.extra, h, trace, k);
     k.name = first->name;
     k.context = build_context(*first, row, ncu.arch);
     if (row) {
@@ -600,8 +666,10 @@ ReferenceBundle import_profile(const TorchTrace& trace, const NcuReport& ncu, co
   }
   b.unprofiled.emplace();
   for (const HotKernel& h : rank_hot_kernels(trace, 0)) {
-    const bool profiled = std::any_of(h.launches.begin(), h.launches.end(),
-                                      [&](std::size_t t) { return !join.ncu_for_trace[t].empty(); });
+    const bool profiled =
+        std::any_of(h.launches.begin(), h.launches.end(), [&](std::size_t t) { return !join.ncu_for_trace[t].empty(); }) ||
+        std::any_of(with_extra.extra.begin(), with_extra.extra.end(),
+                    [&](const ExtraNcu& e) { return e.rank == h.rank && !e.report.kernels.empty(); });
     if (!profiled)
       b.unprofiled->push_back({h.rank, trace.kernels[h.launches.front()].name, h.launches.size(), h.share});
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -75,10 +76,26 @@ NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return ncu.kernels[a].id < ncu.kernels[b].id; });
+  // Launch geometries (base name, grid, block) that launches of more than one hot group share.
+  std::map<std::string, std::string> group_of_geometry;
+  std::set<std::string> shared_geometry;
+  auto geometry = [](const std::string& base, const auto& grid, const auto& block) {
+    return fmt::format("{}|{}|{}", base, fmt::join(grid, ","), fmt::join(block, ","));
+  };
+  for (std::size_t t = 0; t < trace.kernels.size(); ++t) {
+    const std::string g = geometry(trace_base[t], trace.kernels[t].grid, trace.kernels[t].block);
+    const std::string key = hot_group_key(trace.kernels[t]);
+    const auto [it, fresh] = group_of_geometry.emplace(g, key);
+    if (!fresh && it->second != key) shared_geometry.insert(g);
+  }
   std::size_t cursor = 0;
   for (std::size_t n : order) {
     const NcuKernel& nk = ncu.kernels[n];
     const std::string base = kernel_base_name(nk.name);
+    if (shared_geometry.count(geometry(base, nk.grid, nk.block))) {
+      j.ambiguous_ncu.push_back(n);
+      continue;
+    }
     auto matches = [&](std::size_t t) {
       const TraceKernel& tk = trace.kernels[t];
       return tk.grid == nk.grid && tk.block == nk.block && trace_base[t] == base;

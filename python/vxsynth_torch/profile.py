@@ -9,8 +9,11 @@ Steps (paper §3.1-3.2, §4.1; facts in docs/ncu.md):
  4. one ncu run (metric list §0.1, --clock-control none, --kernel-name-base function, a regex over the hot
     kernels' names, --filter-mode per-launch-config --launch-skip 1 --launch-count 1, profiling only
     inside a cudaProfilerStart/Stop window around `--region-iters` steady-state inferences) ->
-    ncu_raw.csv; hot kernels that the run missed (ncu keys per-launch-config by grid/block/shared
-    memory, not by name) get one more run each with a name-exact filter -> ncu_raw_extra<N>.csv;
+    ncu_raw.csv; the C++ join (`vxsynth profile import`) says which hot operator kernels it gives no
+    signature (ncu keys per-launch-config by grid/block/shared memory, not by name or shape, so the
+    same kernel at several shapes shares one row, which is then joined to none of them); each gets
+    one more run with a name-exact filter and --launch-skip at its first launch -> ncu_raw_extra<N>.csv,
+    listed in ncu_extra.json (rank, group key, file), which the importer reads;
  5. provenance.json; then, with the C++ `vxsynth` binary (rules.find_vxsynth),
     `vxsynth profile import --trace ... --ncu ... --provenance ... -o bundle.json`.
 Ranking, kernel base names and the ncu metric list come from the C++ `vxsynth` executable (`rules`).
@@ -284,6 +287,9 @@ def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[
     filter, global filter mode, --launch-skip = its launch index among same-base launches of one
     inference (from the trace), --launch-count 1."""
     log = os.path.join(out, "ncu.log")
+    extra_list = os.path.join(out, "ncu_extra.json")  # core::kExtraCapturesFile, read by the importer
+    if os.path.exists(extra_list):
+        os.remove(extra_list)  # a previous run's captures do not belong to this trace
     per_cfg = _supports_filter_mode(ncu)
     report = os.path.join(out, "ncu")
     cmd = ncu_mod.profile_command(ncu, target, report, ncu_mod.kernel_regex(h["base_name"] for h in hot),
@@ -312,18 +318,26 @@ def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[
                                   "gpu__time_duration_ns": ncu_mod.number(r.get("gpu__time_duration.sum", ""))}
                     break
     match(rows, "ncu_raw.csv")
-    if getattr(a, "ncu_extra_all", False):  # exercise the per-kernel fallback for every hot kernel
-        matched.clear()
-    extra = 0
-    for i, h in enumerate(hot):
-        if i in matched or data is None or nvtx_include is not None:
+    # Which hot kernels the main capture cannot give a signature: the C++ join decides (a row whose
+    # launch geometry several groups share is not joined, core/hot.h join_ncu).
+    missing = [i for i in range(len(hot)) if getattr(a, "ncu_extra_all", False)]
+    if not missing and data is not None and nvtx_include is None:
+        bundle = import_bundle(out, a.workload or "script", len(hot))
+        if bundle is not None:
+            signed = {k["rank"] for k in bundle["kernels"] if k.get("signature")}
+            # Operator kernels only: helpers count in coverage and are not rebuilt (docs/suite.md).
+            missing = [i for i, h in enumerate(hot) if h["rank"] not in signed and is_operator(h)]
+    extras: List[Dict[str, Any]] = []
+    for i in missing:
+        h = hot[i]
+        matched.pop(i, None)
+        if data is None or nvtx_include is not None:
             continue
-        idx, n = trace_mod.launch_index(data, h["name"], h["grid"], h["block"])
+        idx, n = h.get("base_launch_index", -1), h.get("base_launches", 0)
         if idx < 0:
             continue
-        extra += 1
-        name = f"ncu_raw_extra{extra}.csv"
-        rep = os.path.join(out, f"ncu_extra{extra}")
+        name = f"ncu_raw_extra{len(extras) + 1}.csv"
+        rep = os.path.join(out, f"ncu_extra{len(extras) + 1}")
         cmd = ncu_mod.profile_command(ncu, target, rep, ncu_mod.kernel_regex([h["base_name"]]),
                                       launch_skip=idx, launch_count=1, per_launch_config=False)
         t = time.time()
@@ -337,13 +351,37 @@ def ncu_workload(a, hot: List[Dict[str, Any]], out: str, ncu: str, target: List[
             continue
         runs.append({"command": cmd, "csv": name, "for_rank": h["rank"], "launch_skip": idx,
                      "same_base_launches_per_inference": n, "seconds": round(time.time() - t, 1)})
-        match(rows2, name)
+        extras.append({"rank": h["rank"], "key": h["key"], "csv": name})
+        _write_json(extra_list, extras)
+        if rows2:
+            r = rows2[0]
+            matched[i] = {"csv": name, "id": r.get("ID"), "ncu_kernel_name": r.get("Kernel Name"), **classify(r),
+                          "gpu__time_duration_ns": ncu_mod.number(r.get("gpu__time_duration.sum", ""))}
     for i, h in enumerate(hot):
         h["ncu"] = matched.get(i)
     for f in os.listdir(out):  # reports are large; the CSVs carry everything the importer reads
         if f.endswith(".ncu-rep"):
             os.remove(os.path.join(out, f))
-    return {"runs": runs, "rows": len(rows), "unmatched_ranks": [h["rank"] for h in hot if h["ncu"] is None]}
+    return {"runs": runs, "rows": len(rows), "extras": extras,
+            "unmatched_ranks": [h["rank"] for h in hot if h["ncu"] is None]}
+
+
+def import_bundle(out: str, workload: str, top: int) -> Optional[Dict[str, Any]]:
+    """`vxsynth profile import` of OUT's trace and captures into OUT/bundle.json (the C++ join and
+    signatures; the importer reads the launch-exact captures listed in OUT/ncu_extra.json itself).
+    None when vxsynth is not found or fails."""
+    vx = rules.find_vxsynth()
+    if not vx:
+        return None
+    cmd = [vx, "profile", "import", "--trace", os.path.join(out, "trace.json.gz"),
+           "--ncu", os.path.join(out, "ncu_raw.csv"), "--provenance", os.path.join(out, "provenance.json"),
+           "--top", str(top), "--workload", workload, "-o", os.path.join(out, "bundle.json")]
+    r = subprocess.run(cmd, env=rules.env_for(vx))
+    if r.returncode != 0:
+        print(f"[profile] warning: {' '.join(cmd)} exited {r.returncode}", file=sys.stderr)
+        return None
+    with open(os.path.join(out, "bundle.json")) as f:
+        return json.load(f)
 
 
 # ----------------------------------------------------------------------------------------- script mode
@@ -454,15 +492,7 @@ def drive(a, argv: Sequence[str]) -> int:
             print(f"[profile] {name} #{h['rank']} ncu: {n.get('csv')} id {n.get('id')} "
                   f"{n.get('engine_class')} / {n.get('precision_path')}")
     _write_json(os.path.join(out, "hot_kernels.json"), summary)
-    vx = rules.find_vxsynth()
-    if vx and ncu is not None:
-        cmd = [vx, "profile", "import", "--trace", os.path.join(out, "trace.json.gz"),
-               "--ncu", os.path.join(out, "ncu_raw.csv"), "--provenance", os.path.join(out, "provenance.json"),
-               "--top", str(len(summary["hot"])), "-o", os.path.join(out, "bundle.json")]
-        r = subprocess.run(cmd, env=rules.env_for(vx))
-        if r.returncode != 0:
-            print(f"[profile] warning: {' '.join(cmd)} exited {r.returncode}", file=sys.stderr)
-    else:
+    if ncu is None or import_bundle(out, name, len(summary["hot"])) is None:
         print("[profile] vxsynth binary not found (rules.candidates) or no ncu data: bundle not built; "
               "build it later with `vxsynth profile import` from the raw files")
     return EXIT_OK

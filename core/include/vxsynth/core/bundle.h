@@ -72,10 +72,30 @@ struct ReferenceBundle {
 };
 
 /// Options of import_profile.
+/// A launch-exact ncu capture of one hot group (profile: a `^base$` filter, --launch-skip at the
+/// group's first launch, --launch-count 1), for a group the main capture cannot be joined to
+/// because its launch geometry is shared (NcuJoin::ambiguous_ncu).
+struct ExtraNcu {
+  std::size_t rank = 0;  ///< the hot group's rank in this trace
+  std::string key;       ///< the group's hot_group_key when known ("" = not checked)
+  NcuReport report;
+};
+
+/// File beside a main ncu CSV that lists its launch-exact captures (written by vxsynth_torch.profile):
+/// a JSON array of {"rank": R, "key": hot_group_key, "csv": file name in the same directory}.
+inline constexpr const char* kExtraCapturesFile = "ncu_extra.json";
+
+/// The launch-exact captures listed in kExtraCapturesFile beside `ncu_csv` (none when it is absent).
+/// Throws vxsynth::Error naming the file and entry on a malformed list or an unreadable CSV.
+[[nodiscard]] std::vector<ExtraNcu> read_extra_captures(const std::filesystem::path& ncu_csv,
+                                                        const NcuImportOptions& options = {});
+
 struct ImportOptions {
   std::size_t top_k = 5;               ///< paper §4.1: top five per workload and platform; 0 = all
   std::string workload;                ///< "" → trace file stem
   nlohmann::json provenance = nlohmann::json::object();  ///< contents of --provenance (optional)
+  std::vector<ExtraNcu> extra;         ///< used for groups that no row of the main capture joins
+  bool extra_from_file = true;         ///< also read_extra_captures(ncu.path)
 };
 
 /// Ranks the trace's hot kernels, joins them to the ncu rows, and builds context + signature for

@@ -48,6 +48,7 @@ struct NcuJoin {
   std::vector<std::optional<std::size_t>> trace_for_ncu;  ///< per ncu row: index into TorchTrace::kernels
   std::vector<std::vector<std::size_t>> ncu_for_trace;    ///< per trace kernel: ncu rows, in ID order
   std::vector<std::size_t> unmatched_ncu;                 ///< ncu rows with no trace kernel
+  std::vector<std::size_t> ambiguous_ncu;                 ///< rows whose launch geometry several groups share
 };
 
 /// Joins by function base name + grid + block + launch order: each ncu row, in ncu ID order, takes
@@ -55,6 +56,9 @@ struct NcuJoin {
 /// have profiled a filtered subset (-k, --launch-skip/count). If the forward search fails, it
 /// restarts from the trace's first kernel: ncu profiled another iteration of the same program than
 /// the trace holds, and that row is a repeated measurement of an already matched kernel.
+/// A row whose base name, grid and block are shared by launches of several hot groups (the same
+/// kernel at different operand shapes: ncu rows carry no shapes) is not joined: it is listed in
+/// `ambiguous_ncu`, and such a group needs a launch-exact run (ImportOptions::extra).
 [[nodiscard]] NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu);
 
 }  // namespace vxsynth::core
