@@ -25,7 +25,7 @@ PrecisionPath precision_path_from_string(std::string_view s) {
   for (const auto& row : kPrecisionTable) {
     if (row.id == s) return row.path;
   }
-  throw make_error("unknown precision path '{}' (expected fp32, tf32 or bf16)", s);
+  throw make_error("unknown precision path '{}' (expected fp32, tf32, bf16 or tf32-fp16)", s);
 }
 
 std::string_view to_string(CheckKind kind) {

@@ -19,6 +19,16 @@ TEST(Precision, TableMatchesContract) {
   EXPECT_EQ(tolerance(PrecisionPath::kBf16, CheckKind::kCandidate).rtol, 5e-2);
   EXPECT_EQ(precision_path_from_string("bf16"), PrecisionPath::kBf16);
   EXPECT_THROW((void)precision_path_from_string("fp8"), Error);
+  // A TF32 reference at FP16 (the Vortex-first translation): the TF32 row's candidate tolerance
+  // for both checks, the row the TF32 path maps to under the Vortex TCU's formats.
+  EXPECT_EQ(tolerance(PrecisionPath::kTf32Fp16, CheckKind::kSourceOutput).atol,
+            tolerance(PrecisionPath::kTf32, CheckKind::kCandidate).atol);
+  EXPECT_EQ(tolerance(PrecisionPath::kTf32Fp16, CheckKind::kSourceOutput).rtol, 1.5e-1);
+  EXPECT_EQ(precision_path_from_string("tf32-fp16"), PrecisionPath::kTf32Fp16);
+  EXPECT_EQ(precision_row(PrecisionPath::kTf32).vortex_tcu, PrecisionPath::kTf32Fp16);
+  EXPECT_EQ(precision_row(PrecisionPath::kBf16).vortex_tcu, PrecisionPath::kBf16);
+  EXPECT_FALSE(precision_row(PrecisionPath::kTf32Fp16).reference_types);
+  for (size_t i = 0; i < kPrecisionTable.size(); ++i) EXPECT_EQ(static_cast<size_t>(kPrecisionTable[i].path), i);
 }
 
 TEST(Precision, PathForReferenceTypes) {

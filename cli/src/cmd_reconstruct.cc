@@ -255,8 +255,7 @@ int run(const Options& opts) {
               << (o.unsafe_no_isolation ? std::string("--unsafe-no-isolation") : why_not) << "\n";
   std::unique_ptr<refine::DesignSpace> space;
   try {
-    space = refine::make_codegen_space(ref.context);
-    if (order == refine::Order::kVortexFirst) space = refine::make_vortex_first_space(std::move(space));
+    space = refine::order_info(*order).make_space(ref.context);
     (void)space->render(space->seed_design());
   } catch (const Error& e) {
     throw make_error("{}: kernel {}: the generator cannot build a seed for context {} {}: {}", o.bundle, k.id,

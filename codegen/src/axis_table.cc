@@ -217,11 +217,15 @@ void tensor_core_read(const json& v, std::string_view w, Axes& a) {
   a.tensor_core.shape = parse(kFrags, detail::at(v, "shape", w), fmt::format("{}.shape", w));
 }
 void tensor_core_shape(const DesignPoint& p, Reasons& out) {
+  // The CUDA side's format decides (cuda_path: a TF32 reference at FP16 under the Vortex formats).
   const auto s = p.axes.tensor_core.shape;
-  if (p.fixed.path == check::PrecisionPath::kTf32 && s != FragShape::kM16N16K8)
+  const check::PrecisionPath path = cuda_path(p);
+  if (path == check::PrecisionPath::kTf32 && s != FragShape::kM16N16K8)
     out.push_back(fmt::format("tf32 wmma has only m16n16k8, not {}", to_string(s)));
-  if (p.fixed.path == check::PrecisionPath::kBf16 && s == FragShape::kM16N16K8)
+  if (path == check::PrecisionPath::kBf16 && s == FragShape::kM16N16K8)
     out.emplace_back("bf16 wmma shapes are m16n16k16, m32n8k16, m8n32k16");
+  if (path == check::PrecisionPath::kTf32Fp16 && s == FragShape::kM16N16K8)
+    out.emplace_back("fp16 wmma shapes are m16n16k16, m32n8k16, m8n32k16 (a TF32 reference at FP16)");
 }
 // A fragment `f` (m, n, k) of a side with warp width `warp` must divide the tile and split
 // evenly over the block's warps; `what` names one fragment, `plural` the kind.

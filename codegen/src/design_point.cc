@@ -52,9 +52,23 @@ std::array<uint32_t, 3> vortex_tcu_tile(uint32_t threads) {
   return {m, n, 2 * xk};  // 16-bit inputs pack two per 32-bit register
 }
 
+const TranslationInfo& translation_info(CudaTranslation t) { return kTranslationTable[static_cast<size_t>(t)]; }
+
+std::string_view to_string(CudaTranslation t) { return translation_info(t).key; }
+
+check::PrecisionPath cuda_path(const DesignPoint& p) {
+  return translation_info(p.cuda_translation).vortex_formats ? check::precision_row(p.fixed.path).vortex_tcu
+                                                              : p.fixed.path;
+}
+
 namespace {
 
-uint32_t operand_bytes_cuda(check::PrecisionPath path) { return path == check::PrecisionPath::kBf16 ? 2 : 4; }
+/// Bytes of a staged operand element on the CUDA side: 16-bit on the BF16 path and on a TF32
+/// reference at FP16, else fp32.
+uint32_t operand_bytes_cuda(const DesignPoint& p) {
+  const check::PrecisionPath path = cuda_path(p);
+  return path == check::PrecisionPath::kBf16 || path == check::PrecisionPath::kTf32Fp16 ? 2 : 4;
+}
 uint32_t operand_bytes_vortex(const DesignPoint& p) { return p.axes.tensor_core.enabled ? 2 : 4; }
 
 uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
@@ -70,7 +84,8 @@ uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
 }  // namespace
 
 uint32_t cuda_tc_row_pad(const DesignPoint& p) {
-  return p.axes.tensor_core.enabled ? 16 / operand_bytes_cuda(p.fixed.path) : 0;
+  const bool padded = translation_info(p.cuda_translation).padded_rows;
+  return p.axes.tensor_core.enabled && padded ? 16 / operand_bytes_cuda(p) : 0;
 }
 namespace {
 
@@ -80,13 +95,16 @@ uint32_t cuda_tc_stage_bytes(const DesignPoint& p) {
   const uint32_t pad = cuda_tc_row_pad(p);
   const bool b_k_contiguous = p.fixed.op.family == check::OpFamily::kLinear;
   const uint32_t b = b_k_contiguous ? t.n * (t.k + pad) : t.k * (t.n + pad);
-  return (t.m * (t.k + pad) + b) * operand_bytes_cuda(p.fixed.path);
+  return (t.m * (t.k + pad) + b) * operand_bytes_cuda(p);
 }
 
 }  // namespace
 
 uint32_t cuda_tc_stages(const DesignPoint& p) {
   if (!p.axes.tensor_core.enabled || !p.axes.prefetch) return 1;
+  // Without asynchronous copies (the Vortex-first translation) the next stage goes through
+  // registers, as on Vortex: one stage.
+  if (!translation_info(p.cuda_translation).async_copies) return 1;
   // As many stages as CUDA's static shared memory holds, up to 4 (4 keeps three stages in flight,
   // enough to cover DRAM latency at these tile sizes; docs/codegen.md "Tensor-core strategy").
   // When not even two fit, one stage with the next one prefetched into registers (as on Vortex).
@@ -109,7 +127,7 @@ std::optional<WarpGrid> warp_grid(uint32_t tiles_m, uint32_t tiles_n, uint32_t w
 }
 
 uint32_t smem_bytes(const DesignPoint& p) {
-  if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p.fixed.path));
+  if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p));
   // Padded rows (A: BM x (BK+pad); B: BN x (BK+pad) or BK x (BN+pad)), times the stages; the fp32
   // accumulator tile reuses the memory after the last stage.
   const auto& t = p.axes.tile;
@@ -162,6 +180,11 @@ bool fixed_errors(const DesignPoint& p, std::string& e) {
   if (f.engine == core::EngineClass::kDmma) fail("fixed: engine class dmma (fp64 tensor core) is not generated");
   if (f.path == check::PrecisionPath::kFp32 && f.engine != core::EngineClass::kSimt) {
     fail("fixed: fp32 path on a tensor-core engine is the tf32 path; set path tf32");
+  }
+  if (!check::precision_row(f.path).reference_types) {
+    fail(fmt::format("fixed: path {} is how a translation computes a reference, not a reference's data types "
+                     "(a TF32 reference keeps path tf32; cuda_translation decides its CUDA precision)",
+                     check::to_string(f.path)));
   }
   if (f.path == check::PrecisionPath::kTf32 && f.engine == core::EngineClass::kSimt) {
     fail("fixed: the tf32 path is tensor-core math; a SIMT reference with fp32 operands is the fp32 path");
@@ -241,9 +264,23 @@ nlohmann::json to_json(const DesignPoint& p) {
         {"local_mem_bytes", p.vortex.local_mem_bytes}}},
       {"axes", axes},
   };
+  if (p.cuda_translation != CudaTranslation::kNative) out["cuda_translation"] = to_string(p.cuda_translation);
   if (!p.seed_origin.empty()) out["seed_origin"] = p.seed_origin;
   return out;
 }
+
+namespace {
+
+CudaTranslation translation_from_json(const nlohmann::json& v) {
+  if (v.is_string())
+    for (const TranslationInfo& t : kTranslationTable)
+      if (t.key == v.get<std::string>()) return t.id;
+  std::string keys;
+  for (const TranslationInfo& t : kTranslationTable) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", t.key);
+  throw make_error("design point: field 'cuda_translation' is {}, expected one of {}", v.dump(), keys);
+}
+
+}  // namespace
 
 DesignPoint design_point_from_json(const nlohmann::json& j) {
   DesignPoint p;
@@ -291,6 +328,7 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
   for (const AxisInfo& row : kAxisTable) {
     row.from_json(at(ja, row.key, "axes"), fmt::format("axes.{}", row.key), p.axes);
   }
+  if (j.contains("cuda_translation")) p.cuda_translation = translation_from_json(j["cuda_translation"]);
   if (j.contains("seed_origin")) {
     const auto& jo = j["seed_origin"];
     if (!jo.is_object()) throw make_error("design point: field 'seed_origin' is not an object");

@@ -19,8 +19,8 @@ namespace {
 /// multiples of the vector); else 1 (element fills). Vortex has no 16-byte loads: always 1.
 void plan_vectors(Plan& pl) {
   const DesignPoint& p = *pl.p;
-  if (pl.dialect != Dialect::kCuda || p.axes.lane_map != LaneMap::kContiguous) return;
-  const int64_t vec = pl.bf16 ? 8 : 4;
+  if (pl.dialect != Dialect::kCuda || p.axes.lane_map != LaneMap::kContiguous || !pl.tr->vector_fills) return;
+  const int64_t vec = pl.bf16 ? 8 : 4;  // global elements are bf16 or fp32 (a TF32 reference at FP16 too)
   const auto& op = p.fixed.op;
   const bool bmm = op.family == check::OpFamily::kBmm;
   const int64_t sa = bmm ? op.a_stride() : 0, sb = bmm ? op.b_stride() : 0;
@@ -61,8 +61,13 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
   pl.dialect = d;
   pl.g = gemm_view(p.fixed.op);
   pl.tc = p.axes.tensor_core.enabled;
+  pl.tr = &translation_info(p.cuda_translation);
   pl.bf16 = p.fixed.path == check::PrecisionPath::kBf16;
-  pl.tf32 = p.fixed.path == check::PrecisionPath::kTf32;
+  // The CUDA side computes on cuda_path (a TF32 reference at FP16 under the Vortex formats); the
+  // Vortex side is always at FP16 for a TF32 reference (its host rounds the operands).
+  const check::PrecisionPath side = d == Dialect::kCuda ? cuda_path(p) : p.fixed.path;
+  pl.tf32 = side == check::PrecisionPath::kTf32;
+  pl.fp16 = side == check::PrecisionPath::kTf32Fp16;
   pl.has_bias = p.fixed.op.has_bias;
   pl.relu = p.fixed.op.activation == check::Activation::kRelu;
   pl.two_launch = launches(p) == 2;
@@ -175,7 +180,9 @@ namespace {
 /// Global-load policy (axis read_once / smem_stage) and element conversions of this design point.
 void emit_conversions(CodeWriter& w, const Plan& pl) {
   const bool cuda = pl.dialect == Dialect::kCuda;
-  if (cuda && !pl.p->axes.smem_stage) {
+  if (cuda && !pl.p->axes.smem_stage && !pl.tr->cache_hints) {
+    w.pp("#define VXS_LD(p) (*(p))  // plain loads both ways: the Vortex side has no cache hints (axis read_once)");
+  } else if (cuda && !pl.p->axes.smem_stage) {
     w.pp(pl.p->axes.read_once ? "#define VXS_LD(p) __ldg(p)   // read_once: reuse served by L1 (read-only path)"
                               : "#define VXS_LD(p) __ldcg(p)  // read_once off, no smem: cache at L2 only, bypass L1");
   } else {

@@ -20,7 +20,9 @@ struct Plan {
   GemmView g;
   bool tc = false;          ///< tensor-core path
   bool bf16 = false;        ///< bf16 storage
-  bool tf32 = false;        ///< tf32 path (CUDA tf32 wmma; Vortex fp16 TCU)
+  bool tf32 = false;        ///< tf32 path on this side (CUDA tf32 wmma; Vortex fp16 TCU)
+  bool fp16 = false;        ///< CUDA fp16 wmma of a TF32 reference (translation with the Vortex formats)
+  const TranslationInfo* tr = nullptr;  ///< the CUDA translation (kTranslationTable row)
   bool has_bias = false;
   bool relu = false;
   bool two_launch = false;  ///< GEMM writes fp32 partials to the workspace; kernel 2 reduces + epilogue

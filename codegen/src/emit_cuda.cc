@@ -270,13 +270,18 @@ Candidate emit_cuda(const DesignPoint& p) {
   validate(p);
   const Plan pl = detail::make_plan(p, Dialect::kCuda);
   CodeWriter w;
-  w.pp(detail::emit_banner(p, "CUDA candidate") +
+  const std::string banner = pl.tr->banner.empty() ? "" : fmt::format("// {}\n", pl.tr->banner);
+  w.pp(detail::emit_banner(p, "CUDA candidate") + banner +
        "// No cuBLAS/cuDNN/CUTLASS and no atomics: the sandbox rejects them (paper §3.3).");
   w.pp("#include <cuda_runtime.h>\n#include <stdint.h>\n#include <stddef.h>\n#include <string.h>");
   if (pl.bf16) w.pp("#include <cuda_bf16.h>");
+  if (pl.fp16) w.pp("#include <cuda_fp16.h>");
   if (pl.tc) w.pp("#include <mma.h>\nusing namespace nvcuda;");
   w.pp("#include \"vxs_cuda.cuh\"");
-  if (pl.tc) w.pp("#include \"vxs_tc.cuh\"");
+  // vxs_tc.cuh holds the vector and asynchronous fills and the TF32 rounding; a translation
+  // without them includes none of it.
+  const bool tc_runtime = pl.tc && (pl.tf32 || pl.tr->async_copies || pl.tr->vector_fills);
+  if (tc_runtime) w.pp("#include \"vxs_tc.cuh\"");
   w.blank();
   w.pp(fmt::format("#define VXS_DIMS {}  // the profiled shape", detail::dims_initializer(p.fixed.op)));
   w.blank();
@@ -291,7 +296,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   c.files.push_back({kCudaFileName, w.str()});
   c.files.push_back(detail::runtime_source("vxs_dims.h"));
   c.files.push_back(detail::runtime_source("vxs_cuda.cuh"));
-  if (pl.tc) c.files.push_back(detail::runtime_source("vxs_tc.cuh"));
+  if (tc_runtime) c.files.push_back(detail::runtime_source("vxs_tc.cuh"));
   return c;
 }
 
@@ -325,11 +330,11 @@ const char* driver_ref_kernel(check::OpFamily family) {
 void emit_driver_main(CodeWriter& w, const DesignPoint& p, const std::string& name, uint64_t seed) {
   const auto& op = p.fixed.op;
   const auto ops = check::operands(op);
-  const auto tol = check::tolerance(p.fixed.path, check::CheckKind::kSourceOutput);
+  const auto tol = check::tolerance(cuda_path(p), check::CheckKind::kSourceOutput);
   w.open("int main(int argc, char** argv)");
   w.line("VxsDriverSpec s;");
   w.line("s.name = \"{}\";", name);
-  w.line("s.path = \"{}\";", check::to_string(p.fixed.path));
+  w.line("s.path = \"{}\";", check::to_string(cuda_path(p)));
   w.line("s.dims = VXS_DIMS;");
   w.line("s.seed = 0x{:x}ull;", seed | 1);
   w.line("s.n_in = {};", ops.size());

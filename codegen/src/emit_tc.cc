@@ -49,12 +49,16 @@ std::string vector_valid(const TcOperand& o, const std::string& k0) {
 
 std::string smem_elem(const Plan& pl) {
   if (!cuda(pl)) return "uint16_t";
+  if (pl.fp16) return "__half";
   return pl.bf16 ? "__nv_bfloat16" : "float";
 }
 
 /// A loaded element (fp32 from the CUDA loader) in the shared tile's type. TF32 operands stay fp32
-/// in shared memory: the fragments are rounded to TF32 after loading (vxs_round_tf32).
+/// in shared memory: the fragments are rounded to TF32 after loading (vxs_round_tf32). A TF32
+/// reference at FP16 is rounded to FP16 here, on the fill (round to nearest even, as the Vortex
+/// host rounds its operands).
 std::string to_tile(const Plan& pl, const std::string& v) {
+  if (cuda(pl) && pl.fp16) return "__float2half_rn(" + v + ")";
   return cuda(pl) && pl.bf16 ? "__float2bfloat16(" + v + ")" : v;
 }
 
@@ -170,7 +174,7 @@ void emit_fragments(CodeWriter& w, const Plan& pl) {
     w.line("vxs_ctx::fragment_b fb[WTN];");
     return;
   }
-  const std::string t = pl.bf16 ? "__nv_bfloat16" : "wmma::precision::tf32";
+  const std::string t = pl.bf16 ? "__nv_bfloat16" : (pl.fp16 ? "half" : "wmma::precision::tf32");
   w.line("wmma::fragment<wmma::matrix_a, FM, FN, FK, {}, wmma::row_major> fa[WTM];", t);
   w.line("wmma::fragment<wmma::matrix_b, FM, FN, FK, {}, wmma::{}> fb[WTN];", t,
          pl.b_k_contiguous ? "col_major" : "row_major");

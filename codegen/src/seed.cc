@@ -45,14 +45,17 @@ int64_t round_pow2(int64_t v) {
 
 }  // namespace
 
-DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<core::TileHint>& hint) {
+DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<core::TileHint>& hint,
+                              CudaTranslation translation) {
   DesignPoint p;
   p.fixed = fixed;
+  p.cuda_translation = translation;
   p.vortex = vortex_for(fixed.block_size);
   const bool tc = fixed.engine == core::EngineClass::kTensorCore;
   p.axes.tensor_core.enabled = tc;
-  p.axes.tensor_core.shape =
-      fixed.path == check::PrecisionPath::kTf32 ? FragShape::kM16N16K8 : FragShape::kM16N16K16;
+  // The CUDA side's format decides: TF32 wmma has only m16n16k8; FP16 (a TF32 reference under the
+  // Vortex formats) and BF16 start at m16n16k16.
+  p.axes.tensor_core.shape = cuda_path(p) == check::PrecisionPath::kTf32 ? FragShape::kM16N16K8 : FragShape::kM16N16K16;
   p.axes.smem_stage = true;
   // Tensor-core seeds start pipelined (CUDA: two cp.async stages; Vortex: software prefetch), as
   // the profiled vendor kernels are (docs/codegen.md "Tensor-core strategy").
@@ -190,12 +193,13 @@ void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::
 
 }  // namespace
 
-DesignPoint seed_design_point(const core::ReferenceContext& ctx) {
+DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation) {
   const FixedProperties f = fixed_properties(ctx);
   std::string why_not;
   const std::optional<core::LaunchFit> fit = core::launch_fit(ctx, &why_not);
   try {
-    DesignPoint p = seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt);
+    DesignPoint p =
+        seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt, translation);
     note_tile_origin(p, ctx, fit, why_not);
     seed_split_k(p, ctx, fit);
     return p;

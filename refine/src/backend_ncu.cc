@@ -39,9 +39,12 @@ CudaLaunchShape cuda_launch_shape(const EvalRequest& req) {
   const codegen::GemmView g = codegen::gemm_view(p.fixed.op);
   s.z = g.z, s.m = g.m, s.n = g.n, s.k = g.k;
   s.tile_m = p.axes.tile.m, s.tile_n = p.axes.tile.n, s.tile_k = p.axes.tile.k, s.split_k = p.axes.split_k;
-  s.counter = p.fixed.path == check::PrecisionPath::kFp32   ? MacCounter::kFfma
-              : p.fixed.path == check::PrecisionPath::kTf32 ? MacCounter::kTensorTf32
-                                                            : MacCounter::kTensorBf16;
+  // The path the CUDA candidate computes (a TF32 reference at FP16 under the Vortex-first translation).
+  const check::PrecisionPath path = codegen::cuda_path(p);
+  s.counter = path == check::PrecisionPath::kFp32       ? MacCounter::kFfma
+              : path == check::PrecisionPath::kTf32     ? MacCounter::kTensorTf32
+              : path == check::PrecisionPath::kTf32Fp16 ? MacCounter::kTensorFp16
+                                                        : MacCounter::kTensorBf16;
   return s;
 }
 

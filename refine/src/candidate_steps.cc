@@ -20,6 +20,9 @@ CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req
   CandidateData d;
   d.op = check::op_spec_from_context(*req.context);
   d.path = codegen::fixed_properties(*req.context).path;
+  // The design decides what the CUDA candidate computes; a request without one (a harness test)
+  // checks on the reference's path.
+  d.check_path = req.design.is_object() ? codegen::cuda_path(codegen::design_point_from_json(req.design)) : d.path;
   d.ftype = check::file_dtype(d.path);
   d.dir = candidate_dir / kDataDir;
   fs::create_directories(d.dir);
@@ -29,6 +32,12 @@ CandidateData prepare_data(const fs::path& candidate_dir, const EvalRequest& req
   d.reference = check::reference_forward(d.op, check::values_of(inputs));
   check::write_tensor_file(d.dir / "ref_output.bin", d.reference, d.ftype);
   return d;
+}
+
+std::string cuda_precision_note(const CandidateData& d) {
+  if (d.check_path == d.path) return {};
+  return fmt::format("; CUDA candidate at {} ({}), checked with that path's tolerance", check::to_string(d.check_path),
+                     check::precision_row(d.check_path).description);
 }
 
 CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& tol, std::string method) {
@@ -47,8 +56,8 @@ CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& t
 CheckOutcome compare(const std::vector<double>& candidate, const std::vector<double>& reference,
                      const CandidateData& d, check::CheckKind kind, check::ReferenceKind ref_kind,
                      std::string method) {
-  const check::CheckReport rep = check::compare_outputs(candidate, reference, d.path, kind, ref_kind);
-  return outcome_of(rep, check::tolerance(d.path, kind), std::move(method));
+  const check::CheckReport rep = check::compare_outputs(candidate, reference, d.check_path, kind, ref_kind);
+  return outcome_of(rep, check::tolerance(d.check_path, kind), std::move(method));
 }
 
 std::string run_vortex_side(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,

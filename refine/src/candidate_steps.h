@@ -19,7 +19,8 @@ namespace vxsynth::refine {
 // The candidate's problem and its inputs, written under <dir>/data.
 struct CandidateData {
   check::OpSpec op;
-  check::PrecisionPath path{};
+  check::PrecisionPath path{};        // the reference's path: inputs, storage, the framework op's TF32 flags
+  check::PrecisionPath check_path{};  // the path the CUDA candidate computes (codegen::cuda_path): tolerances
   check::FileDType ftype{};
   std::filesystem::path dir;        // <candidate>/data
   std::vector<double> reference;    // float64 CPU reference output
@@ -28,6 +29,10 @@ struct CandidateData {
 // Fresh inputs for every check (docs/signature.md §4), reproducible per run seed and revision;
 // writes them and ref_output.bin under <candidate_dir>/data.
 [[nodiscard]] CandidateData prepare_data(const std::filesystem::path& candidate_dir, const EvalRequest& req);
+
+// "" when the CUDA candidate computes on the reference's path, else a note for a check's method
+// naming the path it computes on (a TF32 reference at FP16 under the Vortex-first translation).
+[[nodiscard]] std::string cuda_precision_note(const CandidateData& d);
 
 // One check's record entry from a comparison.
 [[nodiscard]] CheckOutcome outcome_of(const check::CheckReport& rep, const check::Tolerance& tol, std::string method);

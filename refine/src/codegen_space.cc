@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,20 +23,37 @@ using nlohmann::json;
 // (through axis_steps.cc), validity from codegen, the candidate pair rendered under cuda/ and vortex/.
 class CodegenSpace : public DesignSpace {
  public:
-  explicit CodegenSpace(const core::ReferenceContext& ctx)
-      : seed_(codegen::seed_design_point(ctx)), ctx_(ctx) {}
+  CodegenSpace(const core::ReferenceContext& ctx, codegen::CudaTranslation translation)
+      : seed_(codegen::seed_design_point(ctx, translation)), ctx_(ctx) {}
 
   json seed_design() const override { return codegen::to_json(seed_); }
 
-  std::vector<std::string> refinable_axes() const override { return refinable_axis_keys(); }
+  // The refinable axes less those the translation gives no construct on either side.
+  std::vector<std::string> refinable_axes() const override {
+    std::vector<std::string> keys = refinable_axis_keys();
+    std::erase_if(keys, [this](const std::string& k) { return inert(k); });
+    return keys;
+  }
 
   std::optional<json> apply(const json& design, const AxisStep& step,
                             std::string* why_not) const override {
+    if (inert(step.axis)) {
+      if (why_not)
+        *why_not = fmt::format("{}: no construct in the Vortex kernel or its {} CUDA translation", step.axis,
+                               codegen::to_string(seed_.cuda_translation));
+      return std::nullopt;
+    }
     return step_design(design, step, seed_.fixed, why_not);
   }
 
   std::map<std::string, double> prior_response(const std::string& axis) const override {
     return axis_prior_response(axis, ctx_.op);
+  }
+
+  bool inert(const std::string& key) const {
+    const auto id = codegen::find_axis(key);
+    const auto& none = codegen::translation_info(seed_.cuda_translation).inert_axes;
+    return id && std::find(none.begin(), none.end(), *id) != none.end();
   }
 
   SourceTree render(const json& design) const override {
@@ -60,8 +78,9 @@ class CodegenSpace : public DesignSpace {
 
 }  // namespace
 
-std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx) {
-  return std::make_unique<CodegenSpace>(ctx);
+std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx,
+                                                codegen::CudaTranslation translation) {
+  return std::make_unique<CodegenSpace>(ctx, translation);
 }
 
 }  // namespace vxsynth::refine

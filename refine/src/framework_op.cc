@@ -71,9 +71,9 @@ std::optional<CheckOutcome> framework_op_check(const FrameworkOpSetup& setup, co
   const auto torch_out = check::read_tensor_file(data.dir / "torch_out.bin", check::output_numel(data.op), data.ftype);
   return compare(cuda_out, torch_out, data, check::CheckKind::kSourceOutput, check::ReferenceKind::kFrameworkOp,
                  fmt::format("cuda_vs_torch_op ({}, {} path with TF32 {}; sampled inputs, standalone launch at "
-                             "the profiled shape)",
+                             "the profiled shape{})",
                              setup.device == "cuda" ? "GPU" : setup.device, check::to_string(data.path),
-                             data.path == check::PrecisionPath::kTf32 ? "on" : "off"));
+                             data.path == check::PrecisionPath::kTf32 ? "on" : "off", cuda_precision_note(data)));
 }
 
 std::string probe_framework_op_python(const FrameworkOpSetup& s) {

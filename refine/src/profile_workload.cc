@@ -95,7 +95,7 @@ bool constant_output(const std::vector<double>& v) {
 // trivial-output rule does not apply to it: element-wise tolerance only. The sampled inputs keep it.
 check::CheckReport call_check(const std::vector<double>& cand, const std::vector<double>& orig,
                               const CandidateData& d) {
-  check::CheckReport rep = check::compare_outputs(cand, orig, d.path, check::CheckKind::kSourceOutput,
+  check::CheckReport rep = check::compare_outputs(cand, orig, d.check_path, check::CheckKind::kSourceOutput,
                                                   check::ReferenceKind::kFrameworkOp);
   if (!rep.passed && !orig.empty() && constant_output(orig) && rep.failed == 0 && rep.non_finite == 0 &&
       cand.size() == orig.size()) {
@@ -129,11 +129,12 @@ CheckOutcome source_output_check(const json& r, const fs::path& out_dir, const f
     all.passed = all.passed && one.passed;
   }
   all.method = fmt::format("cuda_vs_torch_op (GPU, {} path under the capture's TF32 flags; sampled inputs + {} "
-                           "workload call(s) on their real activations{})",
+                           "workload call(s) on their real activations{}{})",
                            check::to_string(d.path), calls.size(),
                            constant_calls > 0 ? fmt::format(", {} with a constant original output compared "
                                                             "element-wise only", constant_calls)
-                                              : std::string());
+                                              : std::string(),
+                           cuda_precision_note(d));
   return all;
 }
 

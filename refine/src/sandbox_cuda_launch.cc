@@ -20,6 +20,9 @@ constexpr MacCounterRow kMacCounters[] = {
     {MacCounter::kFfma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1.0},
     {MacCounter::kTensorTf32, "sm__ops_path_tensor_src_tf32_dst_fp32.sum", 2.0},
     {MacCounter::kTensorBf16, "sm__ops_path_tensor_src_bf16_dst_fp32.sum", 2.0},
+    // FP16 operands (a TF32 reference at FP16, Vortex-first): Hopper's FP16 tensor counter, in the
+    // capture's arithmetic-intensity terms (core/src/metrics.cc kFlopsHopper).
+    {MacCounter::kTensorFp16, "sm__ops_path_tensor_src_fp16.sum", 2.0},
 };
 
 int64_t round_up(int64_t v, int64_t t) { return t > 0 ? (v + t - 1) / t * t : v; }

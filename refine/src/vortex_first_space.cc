@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/order.h"
 
 namespace vxsynth::refine {
@@ -12,11 +13,21 @@ namespace {
 
 using nlohmann::json;
 
+std::unique_ptr<DesignSpace> cuda_first_space(const core::ReferenceContext& ctx) {
+  return make_codegen_space(ctx, codegen::CudaTranslation::kNative);
+}
+std::unique_ptr<DesignSpace> vortex_first_space(const core::ReferenceContext& ctx) {
+  return make_vortex_first_space(make_codegen_space(ctx, codegen::CudaTranslation::kVortexLiteral));
+}
+
 constexpr std::array<OrderInfo, 2> kOrders{{
     {Order::kCudaFirst, "cuda-first",
-     "refine the CUDA candidate against the reference (ncu on the reference GPU); the Vortex kernel follows"},
+     "refine the CUDA candidate against the reference (ncu on the reference GPU); the Vortex kernel follows",
+     codegen::CudaTranslation::kNative, cuda_first_space},
     {Order::kVortexFirst, "vortex-first",
-     "refine the design under Vortex's constraints; each revision's CUDA translation is profiled with ncu"},
+     "refine the design under Vortex's constraints; each revision's literal CUDA translation of the Vortex kernel "
+     "is profiled with ncu",
+     codegen::CudaTranslation::kVortexLiteral, vortex_first_space},
 }};
 
 std::string fragment_violation(const codegen::DesignPoint& p) {
@@ -41,16 +52,22 @@ class VortexFirstSpace : public DesignSpace {
     return a;
   }
   std::optional<json> apply(const json& design, const AxisStep& step, std::string* why_not) const override {
-    if (seed_fragment_fixed_ && step.axis == "tensor_core") {
-      if (why_not) *why_not = "vortex-first: the seed's fragment shape is fixed by its precision path";
+    auto refuse = [why_not](std::string why) -> std::optional<json> {
+      if (why_not) *why_not = std::move(why);
       return std::nullopt;
-    }
+    };
+    if (seed_fragment_fixed_ && step.axis == "tensor_core")
+      return refuse("vortex-first: the seed's fragment shape is fixed by its precision path");
+    const codegen::CudaTranslation want = order_info(Order::kVortexFirst).translation;
+    if (const codegen::DesignPoint from = codegen::design_point_from_json(design); from.cuda_translation != want)
+      return refuse(fmt::format("vortex-first: the design's CUDA translation is {}, not {} (a run made before the "
+                                "literal translation; start a new run)",
+                                codegen::to_string(from.cuda_translation), codegen::to_string(want)));
     std::optional<json> next = inner_->apply(design, step, why_not);
     if (!next) return next;
-    const std::string v = vortex_first_violations(codegen::design_point_from_json(*next));
-    if (v.empty()) return next;
-    if (why_not) *why_not = v;
-    return std::nullopt;
+    if (const std::string v = vortex_first_violations(codegen::design_point_from_json(*next)); !v.empty())
+      return refuse(v);
+    return next;
   }
   std::map<std::string, double> prior_response(const std::string& axis) const override {
     return inner_->prior_response(axis);
@@ -72,7 +89,9 @@ std::optional<Order> order_from_key(std::string_view key) {
   return std::nullopt;
 }
 
-std::string_view to_string(Order o) { return kOrders[static_cast<size_t>(o)].key; }
+const OrderInfo& order_info(Order o) { return kOrders[static_cast<size_t>(o)]; }
+
+std::string_view to_string(Order o) { return order_info(o).key; }
 
 std::string vortex_first_violations(const codegen::DesignPoint& p) {
   std::string out;

@@ -42,7 +42,7 @@ json suite_row(const RunInput& r, const fs::path& out) {
   return {{"benchmark", r.name}, {"label", r.label}, {"link", link_to(r, out)}, {"dir", r.dir.string()}, {"type", r.type},
           {"op", r.op}, {"workload", r.workload}, {"platform", r.platform}, {"kernel_id", r.kernel_id},
           {"kernel_name", r.kernel_name}, {"share", r.share}, {"rank", r.rank}, {"precision", r.precision},
-          {"workflow", workflow_info(r.workflow).key}, {"revisions_tried", tried}, {"retained", retained},
+          {"cuda_translation", r.cuda_translation}, {"workflow", workflow_info(r.workflow).key}, {"revisions_tried", tried}, {"retained", retained},
           {"reverted", reverted}, {"rejected", rejected}, {"seed_D", opt(r.record.front().d)},
           {"final_D", opt(lock.d)}, {"locked_revision", lock.revision}, {"vortex_D", opt(vortex_d)},
           {"stop_reason", r.summary.is_object() ? r.summary.value("stop_reason", "") : ""}};

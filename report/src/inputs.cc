@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "vxsynth/check/precision.h"
+#include "vxsynth/codegen/design_point.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
@@ -69,6 +70,23 @@ void read_reference(RunInput& r) {
   r.rank = field(r.entry, "rank", json::value_t::number_integer, ew);
   r.platform = platform_of(r.entry, ew);
   r.bundle_sha256 = field(j, "bundle_sha256", json::value_t::string, where);
+}
+
+// The CUDA translation of the run's designs (the seed's: every revision keeps it) and the precision
+// its CUDA candidates ran at (a TF32 reference at FP16 under a translation with the Vortex formats).
+void read_translation(RunInput& r) {
+  const json& d = r.record.front().design;
+  if (!d.is_object() || !d.contains("cuda_translation") || r.precision == "-") return;
+  const json& t = d["cuda_translation"];
+  for (const codegen::TranslationInfo& row : codegen::kTranslationTable) {
+    if (!t.is_string() || row.key != t.get<std::string>()) continue;
+    r.cuda_translation = std::string(row.key);
+    if (row.vortex_formats)
+      r.precision = check::to_string(check::precision_row(check::precision_path_from_string(r.precision)).vortex_tcu);
+    return;
+  }
+  throw make_error("{}: revision 0: field 'design.cuda_translation' is {}, not a translation of the generator's table",
+                   (r.dir / refine::kRecordFile).string(), t.dump());
 }
 
 void read_vortex_signature(RunInput& r) {
@@ -190,6 +208,7 @@ RunInput read_run(const fs::path& dir_in, const std::string& name) {
   r.record = refine::read_record(rec, /*repair=*/false).entries;
   if (r.record.empty()) throw make_error("{}: holds no complete revision (not even the seed)", rec.string());
   read_reference(r);
+  read_translation(r);
   if (fs::is_regular_file(r.dir / "summary.json")) r.summary = read_json_file(r.dir / "summary.json");
   read_vortex_signature(r);
   return r;

@@ -17,6 +17,11 @@ enum class PrecisionPath : uint8_t {
   kFp32,  ///< FP32 → FP32 SIMT → FP32 SIMT
   kTf32,  ///< TF32 math on fp32 storage → CUDA TF32 mma/wmma → Vortex FP16 TCU (Vortex has no TF32)
   kBf16,  ///< BF16 → CUDA bf16 mma/wmma (fp32 accumulate, bf16 output) → Vortex BF16 TCU
+  /// A TF32 reference computed at FP16 on both sides: the Vortex-first CUDA translation keeps to
+  /// the Vortex TCU's formats (FP16/BF16, docs/vortex.md §7.1), so its wmma is FP16 (fp32
+  /// accumulate) with the fp32 operands rounded to FP16 on the fill. Not a reference's data types:
+  /// the design's fixed path stays kTf32.
+  kTf32Fp16,
 };
 
 /// Which of the two checks of §4 ran.
@@ -38,23 +43,32 @@ struct PrecisionRow {
   std::string_view description;  ///< "reference → CUDA → Vortex"
   Tolerance source_output;
   Tolerance candidate;
+  bool reference_types;          ///< a reference kernel's data types can select it (precision_path_for)
+  PrecisionPath vortex_tcu;      ///< the path when the CUDA side keeps to the Vortex TCU's FP16/BF16 formats
 };
 
 /// The tolerance table, values exactly as docs/signature.md §4 (starting
-/// tolerances; tighten only with measured evidence).
-inline constexpr std::array<PrecisionRow, 3> kPrecisionTable{{
-    {PrecisionPath::kFp32, "fp32", "FP32 -> FP32 SIMT -> FP32 SIMT", {1e-5, 1e-4}, {1e-5, 1e-4}},
+/// tolerances; tighten only with measured evidence), in PrecisionPath order. The tf32-fp16 row's
+/// source-output tolerance is the TF32 path's candidate tolerance, the one that accounts for the
+/// change from TF32 to FP16 (paper §3.5): its CUDA candidate computes at FP16 against a TF32
+/// framework op.
+inline constexpr std::array<PrecisionRow, 4> kPrecisionTable{{
+    {PrecisionPath::kFp32, "fp32", "FP32 -> FP32 SIMT -> FP32 SIMT", {1e-5, 1e-4}, {1e-5, 1e-4}, true,
+     PrecisionPath::kFp32},
     {PrecisionPath::kTf32, "tf32", "TF32 (fp32 storage) -> CUDA TF32 -> Vortex FP16 TCU", {1e-3, 2e-2},
-     {1e-2, 1.5e-1}},
+     {1e-2, 1.5e-1}, true, PrecisionPath::kTf32Fp16},
     {PrecisionPath::kBf16, "bf16", "BF16 -> CUDA BF16 -> Vortex BF16 TCU (fp32 accumulate, bf16 output)",
-     {1e-2, 1.6e-2}, {1e-2, 5e-2}},
+     {1e-2, 1.6e-2}, {1e-2, 5e-2}, true, PrecisionPath::kBf16},
+    {PrecisionPath::kTf32Fp16, "tf32-fp16",
+     "TF32 (fp32 storage) -> CUDA FP16 wmma (operands rounded on the fill) -> Vortex FP16 TCU", {1e-2, 1.5e-1},
+     {1e-2, 1.5e-1}, false, PrecisionPath::kTf32Fp16},
 }};
 
 /// The table row of `path`.
 [[nodiscard]] const PrecisionRow& precision_row(PrecisionPath path);
 /// Tolerance of `path` for the check `kind`.
 [[nodiscard]] Tolerance tolerance(PrecisionPath path, CheckKind kind);
-/// Stable id of the path ("fp32", "tf32", "bf16").
+/// Stable id of the path ("fp32", "tf32", "bf16", "tf32-fp16").
 [[nodiscard]] std::string_view to_string(PrecisionPath path);
 /// Parses a path id; throws vxsynth::Error naming the bad value.
 [[nodiscard]] PrecisionPath precision_path_from_string(std::string_view s);

@@ -75,6 +75,46 @@ enum class KRange : uint8_t {
 /// CUDA tensor-core fragment shape (axis tensor_core). Vortex's shape is fixed by its warp width.
 enum class FragShape : uint8_t { kM16N16K8, kM16N16K16, kM32N8K16, kM8N32K16 };
 
+/// How the CUDA candidate expresses a design point (docs/codegen.md "CUDA translations"). Not an
+/// axis: a refinement order renders every revision with one translation (refine/order.h).
+enum class CudaTranslation : uint8_t {
+  kNative,         ///< each axis with the GPU's own mechanism (CUDA-first)
+  kVortexLiteral,  ///< only what the Vortex kernel has (Vortex-first, paper §4.5)
+};
+
+/// One row of the translation table: which GPU mechanisms the CUDA candidate may use where the
+/// Vortex kernel has none (paper §3.3: software prefetch replaces asynchronous copies,
+/// lane-contiguous mapping replaces vectorised loads; docs/vortex.md §7.1: the TCU has FP16 and
+/// BF16 formats only).
+struct TranslationInfo {
+  CudaTranslation id;
+  std::string_view key;     ///< design-point JSON `cuda_translation` (absent: native)
+  std::string_view banner;  ///< line in the CUDA candidate's header comment (empty: none)
+  bool async_copies;        ///< prefetch as cp.async stages (else one stage, register prefetch as on Vortex)
+  bool vector_fills;        ///< 16-byte vector fills of aligned operands (else one element per thread and step)
+  bool padded_rows;         ///< 16-byte padded shared rows (else the Vortex side's unpadded tiles)
+  bool cache_hints;         ///< read_once as __ldg / __ldcg (else plain loads: Vortex has no cache hints)
+  bool vortex_formats;      ///< tensor-core formats of the Vortex TCU (check::PrecisionRow::vortex_tcu)
+  std::span<const AxisId> inert_axes;  ///< axes with no construct on either side (not refined)
+};
+
+/// read_once has no construct in the literal translation: plain loads on both sides.
+inline constexpr AxisId kVortexLiteralInertAxes[] = {AxisId::kReadOnce};
+
+/// THE translation table, in CudaTranslation order.
+inline constexpr std::array<TranslationInfo, 2> kTranslationTable{{
+    {CudaTranslation::kNative, "native", "", true, true, true, true, false, {}},
+    {CudaTranslation::kVortexLiteral, "vortex-literal",
+     "CUDA translation vortex-literal (Vortex-first, paper §4.5): one shared stage with register prefetch, "
+     "element fills, unpadded tiles, plain loads, the Vortex TCU's FP16/BF16 formats",
+     false, false, false, false, true, kVortexLiteralInertAxes},
+}};
+
+/// Row of `t`.
+[[nodiscard]] const TranslationInfo& translation_info(CudaTranslation t);
+/// Stable key of `t` ("native", "vortex-literal").
+[[nodiscard]] std::string_view to_string(CudaTranslation t);
+
 /// Values of the twelve axes.
 struct Axes {
   struct Tile { uint32_t m = 64, n = 64, k = 8; } tile;        ///< block tile BM×BN×BK
@@ -96,11 +136,18 @@ struct DesignPoint {
   FixedProperties fixed;
   VortexTarget vortex;
   Axes axes;
+  /// How the CUDA candidate expresses the point (JSON `cuda_translation`, written when not native).
+  CudaTranslation cuda_translation = CudaTranslation::kNative;
   /// Where the seed's values came from (paper §3.1: reference geometry), axis key → one line, e.g.
   /// "tile": "kernel name tilesize64x32x64: 160 CTAs = 80 tiles ..."; JSON `seed_origin` (written
   /// when non-empty). Later revisions carry it unchanged: it describes revision 0.
   std::map<std::string, std::string> seed_origin;
 };
+
+/// The precision path the CUDA candidate of `p` computes: the fixed path, or under a translation
+/// with the Vortex formats the path's Vortex TCU row (a TF32 reference at FP16: tf32-fp16).
+/// The checks of its output use this path's tolerances (check::kPrecisionTable).
+[[nodiscard]] check::PrecisionPath cuda_path(const DesignPoint& p);
 
 /// A row of the built-in agent's prior response map (paper §4.3 Fig. 4 and §4.4): the expected
 /// signed response of `metric` (with the metric's distance transform, paper §4.3) when the axis

@@ -35,11 +35,16 @@ namespace vxsynth::codegen {
 ///   convolution's bias outside the cuDNN main kernel in the cases we profiled).
 /// - k_range (paper §4.3, decided by the shape): specialized when K is a multiple of BK (the
 ///   profiled K needs no remainder handling), else generic.
+/// - cuda_translation: `translation` (the refinement order's, refine/order.h); it decides the
+///   CUDA side's format (a TF32 reference under the Vortex formats seeds FP16 m16n16k16) and,
+///   without asynchronous copies, every tensor-core seed has one shared stage.
 /// Throws vxsynth::Error with the validation reasons of the last attempt if nothing is valid.
-[[nodiscard]] DesignPoint seed_design_point(const core::ReferenceContext& ctx);
+[[nodiscard]] DesignPoint seed_design_point(const core::ReferenceContext& ctx,
+                                            CudaTranslation translation = CudaTranslation::kNative);
 
 /// Seed from already extracted fixed properties (same rules; no tile hint).
 [[nodiscard]] DesignPoint seed_design_point(const FixedProperties& fixed,
-                                            const std::optional<core::TileHint>& hint = std::nullopt);
+                                            const std::optional<core::TileHint>& hint = std::nullopt,
+                                            CudaTranslation translation = CudaTranslation::kNative);
 
 }  // namespace vxsynth::codegen

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "vxsynth/codegen/design_point.h"
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/context.h"
 #include "vxsynth/core/metrics.h"
@@ -40,9 +41,11 @@ namespace vxsynth::refine {
 /// known architecture or another one than `platform.arch`.
 [[nodiscard]] core::Arch target_arch(const core::ReferenceBundle& bundle, const std::string& where);
 
-/// Makes the design space of a reference context. Throws vxsynth::Error when codegen cannot seed
-/// it (no shape, unsupported types).
-[[nodiscard]] std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx);
+/// Makes the design space of a reference context whose CUDA candidates are rendered with
+/// `translation` (the seed carries it, every step keeps it; refine/order.h picks it per order).
+/// Throws vxsynth::Error when codegen cannot seed it (no shape, unsupported types).
+[[nodiscard]] std::unique_ptr<DesignSpace> make_codegen_space(
+    const core::ReferenceContext& ctx, codegen::CudaTranslation translation = codegen::CudaTranslation::kNative);
 
 /// Options of the vxsim backend.
 struct VxsimBackendOptions {

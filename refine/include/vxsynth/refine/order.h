@@ -3,10 +3,12 @@
 /// Refinement orders (paper §4.5, docs/reconstruct.md "Orders"). CUDA-first (the default): the pair
 /// is refined against the reference with every revision's CUDA candidate profiled by ncu on the
 /// reference GPU, and the Vortex kernel follows the CUDA design. Vortex-first: the design is
-/// refined under the Vortex side's constraints, so that the CUDA candidate is a translation of the
-/// Vortex kernel, and each revision's CUDA translation is profiled with ncu on the reference GPU;
-/// D guides the next Vortex revision. Both run with the ncu backend; the vxsim backend, which
-/// scores vxsim counters against the reference signature, is a third experiment, not an order.
+/// refined under the Vortex side's constraints, and each revision's CUDA candidate is a literal
+/// translation of the Vortex kernel (codegen::CudaTranslation::kVortexLiteral: register prefetch,
+/// element fills, the Vortex TCU's formats, so a TF32 reference runs at FP16), profiled with ncu
+/// on the reference GPU; D guides the next Vortex revision. Both run with the ncu backend; the
+/// vxsim backend, which scores vxsim counters against the reference signature, is a third
+/// experiment, not an order.
 
 #include <memory>
 #include <optional>
@@ -15,20 +17,31 @@
 #include <string_view>
 
 #include "vxsynth/codegen/design_point.h"
+#include "vxsynth/core/context.h"
 #include "vxsynth/refine/agent.h"
 
 namespace vxsynth::refine {
 
 enum class Order : uint8_t { kCudaFirst, kVortexFirst };
 
+/// The design space an order refines over a reference context (throws vxsynth::Error when codegen
+/// cannot seed it).
+using MakeOrderSpaceFn = std::unique_ptr<DesignSpace> (*)(const core::ReferenceContext& ctx);
+
 struct OrderInfo {
   Order order;
   std::string_view key;    ///< "cuda-first", "vortex-first": run.json field `order`, `--order`
   std::string_view what;   ///< one line for --help and docs
+  /// How every revision's CUDA candidate is rendered; each revision's record carries it in its
+  /// design (`design.cuda_translation`, absent for native).
+  codegen::CudaTranslation translation;
+  MakeOrderSpaceFn make_space;  ///< the order's design space, seeded with `translation`
 };
 
 /// The order table.
 [[nodiscard]] std::span<const OrderInfo> order_table();
+/// Row of `o`.
+[[nodiscard]] const OrderInfo& order_info(Order o);
 [[nodiscard]] std::optional<Order> order_from_key(std::string_view key);
 [[nodiscard]] std::string_view to_string(Order o);
 
@@ -43,10 +56,12 @@ struct OrderInfo {
 [[nodiscard]] std::string vortex_first_violations(const codegen::DesignPoint& p);
 
 /// `inner` restricted to Vortex-first refinement: a move whose result breaks
-/// vortex_first_violations is not applicable (its reason says which constraint), and the
-/// tensor_core axis is not refined when the seed's own fragment shape already breaks the
-/// fragment rule (TF32 wmma m16n16k8 against the FP16 Vortex tile: the generator renders no FP16
-/// CUDA translation of a TF32 reference). Seed, priors and rendering are `inner`'s.
+/// vortex_first_violations is not applicable (its reason says which constraint), nor one from a
+/// design not rendered with the Vortex-first translation (a run written before it); axes the
+/// translation leaves inert (read_once: no cache hints on either side) are not refined
+/// (`inner`'s rule, codegen::TranslationInfo::inert_axes). The tensor_core axis is not refined when the seed's own fragment
+/// shape breaks the fragment rule. Seed (`inner`'s, made with order_info's translation), priors
+/// and rendering are `inner`'s.
 [[nodiscard]] std::unique_ptr<DesignSpace> make_vortex_first_space(std::unique_ptr<DesignSpace> inner);
 
 }  // namespace vxsynth::refine

@@ -164,7 +164,7 @@ struct VortexLaunchShape {
 
 /// Which ncu counter measures the GEMM's multiply-accumulates on the design's path, and how many
 /// counts one MAC makes (sandbox_cuda_launch.cc's table).
-enum class MacCounter : uint8_t { kFfma, kTensorTf32, kTensorBf16 };
+enum class MacCounter : uint8_t { kFfma, kTensorTf32, kTensorBf16, kTensorFp16 };
 
 /// The design's CUDA GEMM launch (docs/sandbox.md "Pair alignment"): its grid and block, and the
 /// work it does — the op as a batched GEMM z × m × n × k, the block tile and split-K.

@@ -57,7 +57,8 @@ struct RunInput {
   Workflow workflow = Workflow::kCudaFirst;
   std::string op;                   ///< context.op ("linear", "bmm", …)
   std::string type;                 ///< benchmark_type(op)
-  std::string precision;            ///< precision path ("fp32", "tf32_fp16", …)
+  std::string precision;            ///< precision path the CUDA candidates ran at ("fp32", "tf32-fp16", …)
+  std::string cuda_translation = "native";  ///< the seed design's `cuda_translation` (docs/codegen.md "CUDA translations")
   std::string workload, platform, kernel_id, kernel_name, bundle_sha256;
   double share = 0.0;               ///< GPU-time share of the reference kernel in its workload
   int rank = 0;

@@ -1,0 +1,170 @@
+// The Vortex-first CUDA translation (CudaTranslation::kVortexLiteral, docs/codegen.md "CUDA
+// translations"): on every test point (family × precision path × strategy, seed and variants) the
+// emitted CUDA candidate has nothing the Vortex kernel lacks — no cp.async, no vector loads, no
+// ldmatrix/TMA, no TF32 wmma, no cache hints — while the Vortex kernel is the same one; a TF32
+// reference runs FP16 wmma with its operands rounded on the fill. One point per family × path ×
+// strategy compiles with nvcc for sm_90 (device code), and its PTX is checked for the same
+// instructions.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "test_points.h"
+#include "vxsynth/check/precision.h"
+#include "vxsynth/codegen/emit.h"
+#include "vxsynth/codegen/toolchain.h"
+#include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
+#include "vxsynth/common/process.h"
+
+namespace vxsynth::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_points::Case;
+
+/// `p` under the Vortex-first translation; a TF32 reference's m16n16k8 fragment (TF32 wmma's only
+/// shape) becomes FP16 m16n16k16, as the Vortex-first seed makes it.
+DesignPoint vortex_literal(DesignPoint p) {
+  p.cuda_translation = CudaTranslation::kVortexLiteral;
+  if (p.axes.tensor_core.shape == FragShape::kM16N16K8) p.axes.tensor_core.shape = FragShape::kM16N16K16;
+  return p;
+}
+
+/// What no literal translation may contain (source text of every file of the CUDA candidate).
+constexpr const char* kForbiddenSource[] = {
+    "cp.async", "vxs_fill16", "vxs_async", "uint4", "float4", "int4", "ldmatrix", "cp.async.bulk", "memcpy_async",
+    "cuda::pipeline", "precision::tf32", "vxs_round_tf32", "__ldg(", "__ldcg(", "VEC_A", "VEC_B"};
+/// ... and of its PTX: asynchronous copies, vector global loads, ldmatrix, bulk (TMA) copies, TF32 mma.
+constexpr const char* kForbiddenPtx[] = {"cp.async", "ld.global.v", "ld.global.nc.v", "ldmatrix", "cp.async.bulk",
+                                         ".tf32"};
+
+std::vector<std::string> forbidden_in(const Candidate& c, std::span<const char* const> words) {
+  std::vector<std::string> hits;
+  for (const SourceFile& f : c.files)
+    for (const char* w : words)
+      if (f.text.find(w) != std::string::npos) hits.push_back(f.name + ": " + w);
+  return hits;
+}
+
+TEST(VortexLiteral, EveryTestPointHasOnlyWhatTheVortexSideHas) {
+  int tc = 0;
+  for (const Case& c : testing_points::all_cases()) {
+    const DesignPoint p = vortex_literal(c.point);
+    ASSERT_EQ(validation_errors(p), "") << c.name;
+    const Candidate cuda = emit_cuda(p);
+    EXPECT_EQ(forbidden_in(cuda, kForbiddenSource), std::vector<std::string>{}) << c.name;
+    const std::string& cu = cuda.file(kCudaFileName).text;
+    EXPECT_NE(cu.find("CUDA translation vortex-literal"), std::string::npos) << c.name;
+    for (const SourceFile& f : cuda.files) EXPECT_NE(f.name, "vxs_tc.cuh") << c.name;
+    if (!p.axes.tensor_core.enabled) continue;
+    ++tc;
+    EXPECT_NE(cu.find("#define STAGES 1 "), std::string::npos) << c.name;   // register prefetch, no cp.async stages
+    EXPECT_NE(cu.find("#define LDA (BK + 0)"), std::string::npos) << c.name;  // Vortex's unpadded rows
+    const bool tf32 = c.point.fixed.path == check::PrecisionPath::kTf32;
+    EXPECT_EQ(cuda_path(p), tf32 ? check::PrecisionPath::kTf32Fp16 : c.point.fixed.path) << c.name;
+    if (tf32) {  // FP16 fragments, fp32 accumulate, operands rounded to FP16 on the fill
+      EXPECT_NE(cu.find("FK, half, wmma::row_major> fa[WTM];"), std::string::npos) << c.name;
+      EXPECT_NE(cu.find("__float2half_rn(vxs_load_a("), std::string::npos) << c.name;
+      EXPECT_NE(cu.find("wmma::fragment<wmma::accumulator, FM, FN, FK, float>"), std::string::npos) << c.name;
+    } else {  // the Vortex kernel is the one CUDA-first pairs with the same design
+      const Candidate a = emit_vortex(p), b = emit_vortex(c.point);
+      ASSERT_EQ(a.files.size(), b.files.size()) << c.name;
+      for (size_t i = 0; i < a.files.size(); ++i) EXPECT_EQ(a.files[i].text, b.files[i].text) << c.name << " " << a.files[i].name;
+    }
+  }
+  EXPECT_EQ(tc, 40);
+  // The check can fail: the native translation of a tensor-core seed with contiguous operands has
+  // cp.async stages and 16-byte fills.
+  const DesignPoint native = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kBf16);
+  EXPECT_NE(forbidden_in(emit_cuda(native), kForbiddenSource), std::vector<std::string>{});
+}
+
+TEST(VortexLiteral, DesignJsonCarriesTheTranslationAndNativeIsUnchanged) {
+  const DesignPoint seed = testing_points::seed(check::OpFamily::kConv1d, check::PrecisionPath::kTf32);
+  EXPECT_FALSE(to_json(seed).contains("cuda_translation"));  // CUDA-first records as before
+  const DesignPoint p = vortex_literal(seed);
+  const nlohmann::json j = to_json(p);
+  EXPECT_EQ(j.at("cuda_translation"), "vortex-literal");
+  EXPECT_EQ(design_point_from_json(j).cuda_translation, CudaTranslation::kVortexLiteral);
+  nlohmann::json bad = j;
+  bad["cuda_translation"] = "ptx";
+  try {
+    (void)design_point_from_json(bad);
+    ADD_FAILURE() << "an unknown translation was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'cuda_translation' is \"ptx\", expected one of native, vortex-literal"),
+              std::string::npos)
+        << e.what();
+  }
+  // tf32-fp16 is how a translation computes, never a design's fixed data types.
+  DesignPoint wrong = p;
+  wrong.fixed.path = check::PrecisionPath::kTf32Fp16;
+  EXPECT_NE(validation_errors(wrong).find("fixed: path tf32-fp16 is how a translation computes"), std::string::npos);
+  // FP16 has no k8 wmma; TF32 only k8.
+  DesignPoint k8 = p;
+  k8.axes.tensor_core.shape = FragShape::kM16N16K8;
+  EXPECT_NE(validation_errors(k8).find("fp16 wmma shapes are"), std::string::npos) << validation_errors(k8);
+  // The driver's source-output check uses the FP16 path's tolerance.
+  const std::string drv = emit_cuda_driver(p, "t", 1).file("driver.cu").text;
+  const auto tol = check::tolerance(check::PrecisionPath::kTf32Fp16, check::CheckKind::kSourceOutput);
+  EXPECT_NE(drv.find(fmt::format("s.rtol = {:g};", tol.rtol)), std::string::npos) << drv;
+  EXPECT_NE(drv.find("s.path = \"tf32-fp16\";"), std::string::npos);
+}
+
+/// One point per family × precision path × strategy: the tensor-core seed (cp.async stages and
+/// vector fills natively), the FP32 v1 (no shared memory, read_once: cache hints natively) and the
+/// SIMT BF16 v1.
+std::vector<Case> one_per_strategy() {
+  std::vector<Case> out;
+  for (const Case& c : testing_points::all_cases()) {
+    const bool tc = c.point.axes.tensor_core.enabled;
+    if ((tc && c.name.ends_with("_seed")) || (!tc && c.name.ends_with("_v1")))
+      out.push_back({c.name, vortex_literal(c.point)});
+  }
+  return out;
+}
+
+class VortexLiteralCompiles : public ::testing::TestWithParam<Case> {};
+
+TEST_P(VortexLiteralCompiles, WithNvccForSm90AndItsPtxHasNoneOfIt) {
+  if (!find_nvcc()) GTEST_SKIP() << "nvcc not found (/usr/local/cuda/bin/nvcc or $NVCC)";
+  const Case& c = GetParam();
+  const fs::path dir = fs::temp_directory_path() / ("vxsynth_literal_" + std::to_string(::getpid())) / c.name;
+  fs::create_directories(dir / "keep");
+  write_candidate(dir, emit_cuda(c.point));
+  // Device code only (-cubin: cicc and ptxas for sm_90, half the time of -c); the host side is the
+  // launch code of the native translation, which CudaCompiles builds.
+  const ProcessResult r = run_process({find_nvcc()->string(), "-arch=sm_90", "-std=c++17", "-O2", "-cubin", "--keep",
+                                       "--keep-dir", (dir / "keep").string(), kCudaFileName, "-o", "candidate.cubin"},
+                                      {300, dir});
+  ASSERT_TRUE(r.ok()) << r.command << "\n" << r.output;
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+  std::string ptx;
+  for (const auto& e : fs::directory_iterator(dir / "keep"))
+    if (e.path().extension() == ".ptx") ptx += read_file(e.path());
+  ASSERT_FALSE(ptx.empty()) << "nvcc --keep left no .ptx";
+  Candidate as_ptx;
+  as_ptx.files.push_back({"candidate.ptx", ptx});
+  EXPECT_EQ(forbidden_in(as_ptx, kForbiddenPtx), std::vector<std::string>{}) << c.name;
+  if (cuda_path(c.point) == check::PrecisionPath::kTf32Fp16) {  // FP16 fragments (PTX ISA: wmma.load .f16)
+    std::string wmma;
+    for (size_t at = ptx.find("wmma."); at != std::string::npos; at = ptx.find("wmma.", at + 1))
+      wmma += ptx.substr(at, ptx.find('\n', at) - at) + "\n";
+    EXPECT_NE(wmma.find("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16"), std::string::npos) << wmma;
+    EXPECT_NE(wmma.find("wmma.mma.sync.aligned.row."), std::string::npos) << wmma;
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+INSTANTIATE_TEST_SUITE_P(FamilyPathStrategy, VortexLiteralCompiles, ::testing::ValuesIn(one_per_strategy()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+
+}  // namespace
+}  // namespace vxsynth::codegen
