@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace vxsim {
@@ -43,9 +44,10 @@ enum class AddrSpace : uint8_t { kGlobal, kLocal, kIo };
 enum class MemKind : uint8_t { kNone, kLoad, kStore, kAmo, kFence };
 
 /// One lane's memory access (valid only for lanes set in ExecutedInstr::active_mask).
+/// Trivial (no initialisers): ExecutedInstr zero-fills its lanes in one go.
 struct LaneAccess {
-  uint64_t addr = 0;   ///< byte address
-  uint8_t size = 0;    ///< bytes (1, 2 or 4)
+  uint64_t addr;  ///< byte address
+  uint8_t size;   ///< bytes (1, 2 or 4)
 };
 
 /// A register operand: index 0..31 and whether it is in the FP register file.
@@ -57,6 +59,9 @@ struct RegRef {
 /// What one warp instruction did, for the timing model. Registers are listed so a scoreboard can
 /// track RAW/WAW hazards; x0 is never listed as a destination.
 struct ExecutedInstr {
+  /// Every field 0 / none; the lanes with one zero fill (a loop over 32 lane initialisers costs a
+  /// timing run more than the instruction's own semantics).
+  ExecutedInstr() { std::memset(static_cast<void*>(lanes.data()), 0, sizeof lanes); }
   uint64_t pc = 0;                 ///< address of the instruction
   uint32_t word = 0;               ///< raw 32-bit encoding
   uint16_t op_id = 0;              ///< row index in the instruction table (for per-op statistics)
@@ -71,7 +76,7 @@ struct ExecutedInstr {
   RegRef dst{};                    ///< destination register (if has_dst)
   MemKind mem = MemKind::kNone;
   AddrSpace space = AddrSpace::kGlobal;       ///< space of the access (the highest lane's if lanes differ)
-  std::array<LaneAccess, kMaxThreads> lanes{};  ///< per-lane accesses when mem != kNone
+  std::array<LaneAccess, kMaxThreads> lanes;  ///< per-lane accesses when mem != kNone (zeroed by the constructor)
   uint32_t fp_flops = 0;           ///< FP operations summed over active lanes: fadd/fsub/fmul/fdiv/fsqrt 1,
                                    ///< FMA family 2; compares, min/max, moves, conversions 0
   uint32_t tcu_micro_ops = 0;      ///< micro-ops a WMMA expanded into (0 otherwise)

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <limits>
 
 #include "vxsim/error.h"
@@ -19,7 +18,6 @@ constexpr uint32_t kNumRegs = 64;  // x0..x31, f0..f31
 uint8_t reg_id(const RegRef& r) { return static_cast<uint8_t>((r.index & 31u) + (r.fp ? 32u : 0u)); }
 
 /// Stall increments of one cycle; repeated for cycles skipped because nothing could change.
-/// Trivial, so that each tick clears it with one memset.
 struct CycleDelta {
   uint64_t sched_idle;
   uint64_t sched_stalls;
@@ -419,7 +417,9 @@ bool TimingModel::tick_core(Core& core) {
   const uint64_t t = core.now;
   core.did_work = false;
   CycleDelta& d = core.delta;  // this cycle's stall increments, kept for the cycles skipped after it
-  std::memset(&d, 0, sizeof d);
+  d.sched_idle = d.sched_stalls = d.ibuf_stalls = d.scrb_stalls = d.opds_stalls = 0;
+  d.scrb[0] = d.scrb[1] = d.scrb[2] = d.scrb[3] = d.scrb[4] = d.scrb[5] = 0;
+  static_assert(kNumScrbClasses == 6);
   d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
