@@ -95,11 +95,12 @@ int run(const Options& o) {
                       o.output.empty() ? "bundle" : o.output, b.kernels.size(),
                       b.kernels.empty() ? 0.0 : 100.0 * b.kernels.back().cumulative_share, b.gpu_time_total_us,
                       b.kernel_launches, with_sig,
-                      ncu.kernels.size() - join.unmatched_ncu.size() - join.ambiguous_ncu.size(), ncu.kernels.size());
+                      ncu.kernels.size() - join.unmatched_ncu.size(), ncu.kernels.size());
   if (!join.ambiguous_ncu.empty())
-    info << fmt::format("  {} ncu row(s) not joined: several kernel groups share their launch geometry (same "
-                        "kernel, grid and block at other operand shapes); those groups need a launch-exact "
-                        "capture (--ncu-extra RANK:CSV; vxsynth_torch.profile makes them)\n",
+    info << fmt::format("warning: {} ncu row(s) joined by launch order although several kernel groups share "
+                        "their launch geometry (same kernel, grid and block at other operand shapes): the row may "
+                        "belong to another shape; a group left without a row needs a launch-exact capture "
+                        "(--ncu-extra RANK:CSV; vxsynth_torch.profile makes them)\n",
                         join.ambiguous_ncu.size());
   for (std::size_t n : join.unmatched_ncu)
     info << fmt::format("  ncu ID {} not in the trace: {}\n", ncu.kernels[n].id, clip(ncu.kernels[n].name, 100));

@@ -92,10 +92,7 @@ NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu) {
   for (std::size_t n : order) {
     const NcuKernel& nk = ncu.kernels[n];
     const std::string base = kernel_base_name(nk.name);
-    if (shared_geometry.count(geometry(base, nk.grid, nk.block))) {
-      j.ambiguous_ncu.push_back(n);
-      continue;
-    }
+    if (shared_geometry.count(geometry(base, nk.grid, nk.block))) j.ambiguous_ncu.push_back(n);
     auto matches = [&](std::size_t t) {
       const TraceKernel& tk = trace.kernels[t];
       return tk.grid == nk.grid && tk.block == nk.block && trace_base[t] == base;

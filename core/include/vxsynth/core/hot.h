@@ -57,8 +57,9 @@ struct NcuJoin {
 /// restarts from the trace's first kernel: ncu profiled another iteration of the same program than
 /// the trace holds, and that row is a repeated measurement of an already matched kernel.
 /// A row whose base name, grid and block are shared by launches of several hot groups (the same
-/// kernel at different operand shapes: ncu rows carry no shapes) is not joined: it is listed in
-/// `ambiguous_ncu`, and such a group needs a launch-exact run (ImportOptions::extra).
+/// kernel at different operand shapes: ncu rows carry no shapes) is joined by launch order all the
+/// same, which may attribute it to another shape's group, and is listed in `ambiguous_ncu`; a group
+/// left without a row gets a launch-exact capture (ImportOptions::extra; docs/known-issues.md).
 [[nodiscard]] NcuJoin join_ncu(const TorchTrace& trace, const NcuReport& ncu);
 
 }  // namespace vxsynth::core
