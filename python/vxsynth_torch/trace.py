@@ -89,24 +89,6 @@ def same_kernel(torch_name: str, ncu_name: str) -> bool:
     return name_tokens(torch_name) <= name_tokens(ncu_name)
 
 
-def launch_index(data: Dict[str, Any], name: str, grid: List[int], block: List[int]) -> Tuple[int, int]:
-    """(index, count): position of the first launch of kernel (name, grid, block) among the trace's
-    launches with the same function base name (launch order = correlation id), and how many such
-    launches the trace holds. Used as ncu --launch-skip with a `^base$` filter."""
-    every = [e for e in data["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "kernel"]
-    bases = rules.base_names([e.get("name", "") for e in every] + [name])
-    base = bases[-1]
-    ks = [e for e, b in zip(every, bases) if b == base]
-    ks.sort(key=lambda e: (e.get("args") or {}).get("correlation", 0))
-    idx = -1
-    for i, e in enumerate(ks):
-        a = e.get("args") or {}
-        if e.get("name") == name and list(a.get("grid", [])) == list(grid) and list(a.get("block", [])) == list(block):
-            idx = i
-            break
-    return idx, len(ks)
-
-
 def _annotation_windows(events: List[dict], range_name: str) -> List[Tuple[float, float]]:
     wins = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0))) for e in events
             if e.get("ph") == "X" and e.get("cat") == "user_annotation" and e.get("name") == range_name]
