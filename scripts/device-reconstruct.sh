@@ -2,8 +2,8 @@
 # CUDA-first reconstruction on a lent GPU machine (docs/reconstruct.md "GPU evidence"): unpacks the
 # bundle made by scripts/device-pack.sh, points its sdk.mk at the unpacked toolchain, and runs
 # `vxsynth reconstruct --profile ncu` for several reference kernels at once. Their CPU work
-# (nvcc, riscv gcc, vxsim) runs in parallel; their ncu runs are serialised through a flock
-# wrapper so that no two profiling sessions share the GPU.
+# (nvcc, riscv gcc, vxsim) runs in parallel; their GPU runs are serialised through one lock
+# file (reconstruct --gpu-lock) so that no two profiling sessions share the GPU.
 #
 # Usage (repository root, on the GPU machine):
 #   scripts/device-reconstruct.sh OUT_DIR SPEC...
@@ -69,15 +69,8 @@ probe:
 EOF
 echo "riscv toolchain: ok ($("$dev/riscv/bin/riscv64-unknown-elf-g++" --version | head -1))"
 
-ncu_cmd=ncu
-if [ "$profile" = ncu ]; then
-  printf '#!/bin/sh\nexec flock %s/ncu.lock %s "$@"\n' "$tmp" "$(command -v ncu)" > "$dev/bin/ncu-locked"
-  chmod +x "$dev/bin/ncu-locked"
-  # The lock file exists before the first run: inside the sandbox the rest of the file system is
-  # read-only, so flock can open it but not create it (docs/sandbox.md "The ncu profiling process").
-  : > "$tmp/ncu.lock"
-  ncu_cmd=$dev/bin/ncu-locked
-fi
+gpu_lock_args=()
+[ "$profile" = ncu ] && gpu_lock_args=(--gpu-lock "$tmp/gpu.lock")
 
 {
   echo "date_utc: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -126,7 +119,7 @@ for spec in "$@"; do
     start=$(date +%s)
     order_args=()
     [ "$profile" = ncu ] && order_args=(--order "${ORDER:-cuda-first}")
-    "${limit[@]}" "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" "${order_args[@]}" --ncu "$ncu_cmd" \
+    "${limit[@]}" "$dev/bin/vxsynth" reconstruct "$bundle" --kernel "$kernel" --profile "$profile" "${order_args[@]}" "${gpu_lock_args[@]}" \
       --sdk "$dev/sdk" --budget "${budget:-6}" --seed "${SEED:-1}" --run-timeout "${RUN_TIMEOUT:-300}" \
       --profile-in "${profile_in:-auto}" --python-dir "$repo/python" -o "$out/$name"
     echo "wall: $(($(date +%s) - start)) s"

@@ -13,7 +13,8 @@
 #
 # Usage (repository root, on the GPU machine):
 #   scripts/device-suite.sh OUT_DIR [extra `vxsynth suite build` arguments, e.g. --kernel act:k4]
-# Environment: BUDGET (12), JOBS (nproc), ORDER (cuda-first | vortex-first), PROFILE (ncu; vxsim
+# Environment: BUDGET (12), JOBS (nproc), ORDER (cuda-first | vortex-first), PROFILE_IN (auto |
+#   workload | standalone: reconstruct --profile-in), PROFILE (ncu; vxsim
 #   tests the script on a machine without a GPU), WORKLOADS ("act diffusion_policy pi0":
 #   data/references/h200/<w>/bundle.json), SUITE_NAME (vx-robotics-h200), WALL (s before the guard
 #   stops the build, 540: the device tool allows 600 per command), RUN_TIMEOUT (s per candidate run,
@@ -37,6 +38,7 @@ out=$1
 shift
 profile=${PROFILE:-ncu}
 order=${ORDER:-cuda-first}
+profile_in=${PROFILE_IN:-auto}
 jobs=${JOBS:-$(nproc)}
 suite_name=${SUITE_NAME:-vx-robotics-h200}
 bundles=()
@@ -62,7 +64,7 @@ vx=$dev/bin/vxsynth
   echo "host c++: $("$host_cxx" --version | head -1)"
   echo "checkout .git HEAD (may lag the copied files): $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
   cat "$dev/PACKED"
-  echo "command: scripts/device-suite.sh OUT $* (BUDGET=${BUDGET:-12} JOBS=$jobs ORDER=$order PROFILE=$profile WALL=${WALL:-540})"
+  echo "command: scripts/device-suite.sh OUT $* (BUDGET=${BUDGET:-12} JOBS=$jobs ORDER=$order PROFILE_IN=$profile_in PROFILE=$profile WALL=${WALL:-540})"
 } >> "$out/provenance.txt"
 
 # The archive: what a repository keeps of the suite (vxsynth suite export, docs/suite.md "A suite to
@@ -82,7 +84,7 @@ archive() {
 resume=()
 [ -f "$out/$suite_name/plan.json" ] && resume=(--resume)
 order_args=()
-[ "$profile" = ncu ] && order_args=(--order "$order")
+[ "$profile" = ncu ] && order_args=(--order "$order" --profile-in "$profile_in")
 echo "=== $(date -u +%H:%M:%SZ) suite build ${resume[*]:-(new)}" >> "$out/build.log"
 start=$(date +%s)
 set +e

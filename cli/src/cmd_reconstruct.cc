@@ -35,7 +35,7 @@ constexpr int kExitAgentFailedEveryRevision = 3;
 
 struct Options {
   std::string bundle, kernel, agent = "builtin", profile, out, sdk, ncu = "ncu", order = "cuda-first";
-  std::string profile_in = "auto", python = "python3", python_dir;
+  std::string profile_in = "auto", python = "python3", python_dir, gpu_lock;
   int budget = 12;
   bool resume = false;
   bool unsafe_no_isolation = false;
@@ -80,7 +80,9 @@ void add_framework_op(refine::NcuBackendOptions& n, const Options& o) {
 // that cannot be honoured is an error before anything is written.
 refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBundle& bundle, const std::string& kernel,
                                       const fs::path& sdk) {
-  refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}, std::nullopt, {}};
+  refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}, std::nullopt, {},
+                              std::nullopt};
+  if (!o.gpu_lock.empty()) n.gpu_lock = o.gpu_lock;
   if (o.profile_in != "auto" && o.profile_in != "workload" && o.profile_in != "standalone")
     throw make_error("--profile-in: '{}' must be auto, workload or standalone", o.profile_in);
   if (o.profile_in == "standalone") {
@@ -328,6 +330,9 @@ Runner setup_reconstruct(CLI::App& app) {
                  "Nsight Compute CLI for --profile ncu (a name on PATH or a path, e.g. a wrapper that serialises "
                  "concurrent runs)")
       ->capture_default_str();
+  app.add_option("--gpu-lock", o->gpu_lock,
+                 "lock file held (flock) while a candidate runs on the GPU, so that concurrent reconstructs "
+                 "profile one at a time; time limits start once it is held");
   app.add_option("--profile-in", o->profile_in,
                  "--profile ncu: workload (the candidate swapped into the workload the reference was captured "
                  "from), standalone (one launch at the profiled shape), or auto (workload when the bundle names "

@@ -81,6 +81,11 @@ Runner setup_suite_build(CLI::App& app) {
   app.add_option("--agent", o->plan.agent, "reconstruct's agent (builtin, line-search, cmd:\"…\")")->capture_default_str();
   app.add_option("--seed", o->plan.seed, "reconstruct's seed")->capture_default_str();
   app.add_option("--order", o->plan.order, order_help())->capture_default_str()->check(CLI::IsMember(order_keys()));
+  app.add_option("--profile-in", o->plan.profile_in,
+                 "with --profile ncu: where each candidate is profiled (reconstruct --profile-in: auto, workload, "
+                 "standalone)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "workload", "standalone"}));
   app.add_option("--kernel", o->plan.only, "build only WORKLOAD:KERNEL (repeatable), e.g. act:k4");
   app.add_option("-j,--jobs", o->exec.parallel, "kernels reconstructed at once")->capture_default_str()
       ->check(CLI::Range(1, 4096));
@@ -97,6 +102,9 @@ Runner setup_suite_build(CLI::App& app) {
     if (o->plan.order != "cuda-first" && o->plan.profile != "ncu")
       throw make_error("--order {}: an order of the ncu backend (--profile ncu); --profile {} scores vxsim counters",
                        o->plan.order, o->plan.profile);
+    if (o->plan.profile_in != "auto" && o->plan.profile != "ncu")
+      throw make_error("--profile-in {}: where the ncu backend profiles (--profile ncu); --profile {} runs no CUDA",
+                       o->plan.profile_in, o->plan.profile);
     suite::BuildOptions b = *o;
     for (const std::string& f : *bundles) b.bundles.emplace_back(f);
     b.out = *out;

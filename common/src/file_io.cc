@@ -1,6 +1,7 @@
 #include "vxsynth/common/file_io.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,5 +115,18 @@ void append_line_atomic(const std::filesystem::path& path, std::string_view line
   }
   ::close(fd);
 }
+
+ExclusiveFileLock::ExclusiveFileLock(const std::filesystem::path& path)
+    : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+  if (fd_ < 0) throw make_error("{}: cannot open the lock file: {}", path.string(), std::strerror(errno));
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd_);
+    throw make_error("{}: cannot lock: {}", path.string(), std::strerror(err));
+  }
+}
+
+ExclusiveFileLock::~ExclusiveFileLock() { ::close(fd_); }
 
 }  // namespace vxsynth

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -85,6 +87,33 @@ TEST(FileIo, AppendIntoMissingDirectoryNamesTheTarget) {
   const fs::path target = "/nonexistent/dir/r.jsonl";
   expect_names_target([&] { vxsynth::append_line_atomic(target, "{}"); }, target,
                       std::strerror(ENOENT));
+}
+
+TEST(FileIo, ExclusiveFileLockWaitsForTheHolderInAnotherProcess) {
+  const fs::path lock = temp_dir() / "gpu.lock";
+  const fs::path held = lock.string() + ".held";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    vxsynth::ExclusiveFileLock l(lock);
+    vxsynth::write_file_atomic(held, "1");
+    ::usleep(600'000);
+    ::_exit(0);
+  }
+  while (!fs::exists(held)) ::usleep(1'000);
+  const auto start = std::chrono::steady_clock::now();
+  { vxsynth::ExclusiveFileLock l(lock); }
+  const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_GE(waited_s, 0.4);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  { vxsynth::ExclusiveFileLock again(lock); }  // released by the holder's exit and by our scope
+}
+
+TEST(FileIo, ExclusiveFileLockInAMissingDirectoryNamesThePath) {
+  const fs::path lock = "/nonexistent/dir/gpu.lock";
+  expect_names_target([&] { vxsynth::ExclusiveFileLock l(lock); }, lock, std::strerror(ENOENT));
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ class NcuBackend : public ProfileBackend {
   explicit NcuBackend(const NcuBackendOptions& o)
       : sdk_dir_(o.sdk_dir), arch_(o.gpu_arch), versions_(common_tool_versions(sdk_dir_, nvcc_)) {
     versions_["ncu"] = tool_version({o.ncu, "--version"});
-    const CudaTools tools{nvcc_, o.ncu, o.gpu_arch};
+    const CudaTools tools{nvcc_, o.ncu, o.gpu_arch, o.gpu_lock};
     profiler_ = o.workload ? make_workload_profiler(tools, *o.workload)
                            : make_standalone_profiler(tools, o.standalone_reason, o.framework_op, o.framework_op_reason);
   }

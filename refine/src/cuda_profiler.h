@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "candidate_steps.h"
+#include "vxsynth/common/file_io.h"
 #include "vxsynth/core/metrics.h"
 #include "vxsynth/core/ncu_import.h"
 #include "vxsynth/refine/backends.h"
@@ -37,7 +38,16 @@ struct CudaTools {
   std::optional<std::filesystem::path> nvcc;
   std::string ncu;
   core::Arch arch;
+  /// Held (flock) for the ncu session of each candidate, so that concurrent reconstructs on one GPU
+  /// profile one at a time; its time limit starts once it is held (docs/suite.md "GPU lock").
+  std::optional<std::filesystem::path> gpu_lock;
 };
+
+// The GPU lock of `tools`, held while the returned object lives (nothing when it names none).
+[[nodiscard]] inline std::optional<ExclusiveFileLock> hold_gpu(const CudaTools& tools) {
+  if (!tools.gpu_lock) return std::nullopt;
+  return std::optional<ExclusiveFileLock>(std::in_place, *tools.gpu_lock);
+}
 
 class CudaProfiler {
  public:

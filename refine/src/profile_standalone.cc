@@ -148,6 +148,7 @@ class StandaloneProfiler : public CudaProfiler {
                       const fs::path& rep) const {
     std::error_code ec;
     fs::remove(rep, ec);
+    const auto gpu = hold_gpu(tools_);
     const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--metrics", ncu_metric_list(tools_.arch), "--clock-control", "none", "--cache-control", "all",
          "--export", fs::absolute(rep).string(), "--force-overwrite",

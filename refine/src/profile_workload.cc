@@ -201,6 +201,7 @@ class WorkloadProfiler : public CudaProfiler {
     std::error_code ec;
     fs::remove(rep, ec);
     fs::remove_all(out, ec);
+    const auto gpu = hold_gpu(tools_);
     const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--filter-mode", "per-launch-config", "--target-processes", "all", "--clock-control", "none",
          "--cache-control", "all", "--profile-from-start", "off", "--kernel-name-base", "function", "-k",

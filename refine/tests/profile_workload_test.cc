@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 
 #include "../src/cuda_profiler.h"
@@ -37,20 +38,25 @@ std::string torch_python() {
 bool python_has_torch() { return !torch_python().empty(); }
 
 // Tool stand-ins in `dir`: nvcc → the CPU library (linear ABI); ncu → run the command / replay a CSV.
-CudaTools stand_in_tools(const fs::path& dir) {
+// With `gpu_lock`, the ncu stand-in first prints whether that lock is held by someone else.
+CudaTools stand_in_tools(const fs::path& dir, const std::optional<fs::path>& gpu_lock = std::nullopt) {
   fs::create_directories(dir);
   write_file_atomic(dir / "nvcc", "#!/bin/sh\n# arguments: ... -o candidate.so candidate.cu\n"
                                   "exec c++ -O2 -shared -fPIC -DVXS_CPU_LINEAR -o candidate.so " +
                                       (kSrc / "python/tests/cpu_candidate/vxs_cpu_candidate.cc").string() + "\n");
   const fs::path csv =
       kSrc / "data/evidence/h200/reconstruct-ncu-2026-11-30/act-k4/work/revisions/r0000/cuda/ncu_raw.csv";
+  const std::string lock_probe =
+      gpu_lock ? fmt::format("if flock -n '{}' true; then echo 'gpu-lock: free'; else echo 'gpu-lock: held'; fi\n",
+                             gpu_lock->string())
+               : "";
   write_file_atomic(dir / "ncu", "#!/bin/sh\nif [ \"$1\" = --import ]; then cat " + csv.string() +
-                                     "; exit 0; fi\n"
+                                     "; exit 0; fi\n" + lock_probe +
                                      "while [ \"$1\" != --export ]; do shift; done; touch \"$2\"; shift 3\n"
                                      "exec \"$@\"\n");
   fs::permissions(dir / "nvcc", fs::perms::owner_all, fs::perm_options::add);
   fs::permissions(dir / "ncu", fs::perms::owner_all, fs::perm_options::add);
-  return CudaTools{dir / "nvcc", (dir / "ncu").string(), core::Arch::kHopper};
+  return CudaTools{dir / "nvcc", (dir / "ncu").string(), core::Arch::kHopper, gpu_lock};
 }
 
 struct Fixture {
@@ -74,7 +80,7 @@ Fixture act_tiny_ffn() {
   return f;
 }
 
-CudaMeasurement measure(const Fixture& f, const fs::path& dir) {
+CudaMeasurement measure(const Fixture& f, const fs::path& dir, const std::optional<fs::path>& gpu_lock = std::nullopt) {
   const SandboxRules rules = default_rules();
   EvalRequest req;
   req.revision = 0;
@@ -84,7 +90,7 @@ CudaMeasurement measure(const Fixture& f, const fs::path& dir) {
   fs::create_directories(dir / "cuda");
   write_file_atomic(dir / "cuda" / "candidate.cu", "// built by the nvcc stand-in\n");
   const CandidateData data = prepare_data(dir, req);
-  return make_workload_profiler(stand_in_tools(dir / "tools"), f.setup)->measure(dir, req, data);
+  return make_workload_profiler(stand_in_tools(dir / "tools", gpu_lock), f.setup)->measure(dir, req, data);
 }
 
 TEST(WorkloadSetup, ComesFromTheCaptureProvenance) {
@@ -122,6 +128,21 @@ TEST(WorkloadProfiler, RoutesEveryMatchingCallAndChecksAgainstTheTorchOp) {
   EXPECT_EQ(m.output.size(), 8u * 64u);
   EXPECT_EQ(m.block_size, 256);  // from the replayed H200 CSV
   EXPECT_TRUE(fs::exists(dir / "cuda" / "workload" / "dispatch.jsonl"));
+  fs::remove_all(dir);
+}
+
+// The GPU lock is held for the ncu session (a second holder cannot take it meanwhile) and free after.
+TEST(WorkloadProfiler, HoldsTheGpuLockForTheNcuSessionOnly) {
+  if (!python_has_torch()) GTEST_SKIP() << "python3 cannot import torch";
+  const fs::path dir = fs::temp_directory_path() / "vxsynth_profile_workload_lock";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path lock = dir / "gpu.lock";
+  const CudaMeasurement m = measure(act_tiny_ffn(), dir / "candidate", lock);
+  ASSERT_EQ(m.failure, "") << read_file(dir / "candidate" / "cuda" / "ncu.log");
+  EXPECT_NE(read_file(dir / "candidate" / "cuda" / "ncu.log").find("gpu-lock: held"), std::string::npos)
+      << read_file(dir / "candidate" / "cuda" / "ncu.log");
+  EXPECT_TRUE(run_process({"flock", "-n", lock.string(), "true"}, {30.0}).ok()) << "the lock outlived the measurement";
   fs::remove_all(dir);
 }
 

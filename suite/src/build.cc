@@ -60,17 +60,6 @@ void write_references(const fs::path& out, const json& plan) {
   }
 }
 
-// The GPU lock (docs/suite.md "GPU lock"): every reconstruct of the suite runs ncu through this
-// wrapper, which holds an exclusive flock on SUITE/.suite/gpu.lock for the ncu process's lifetime.
-void write_gpu_lock(const fs::path& state, const std::string& ncu) {
-  const fs::path w = state / kNcuWrapper;
-  write_file_atomic(w, fmt::format("#!/bin/sh\n# One ncu session at a time on this GPU (vxsynth suite, docs/suite.md).\n"
-                                   "exec flock '{}' '{}' \"$@\"\n",
-                                   (state / "gpu.lock").string(), ncu));
-  fs::permissions(w, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                         fs::perms::others_read | fs::perms::others_exec);
-}
-
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -95,14 +84,11 @@ int build(const BuildOptions& opts, const Tools& tools) {
   o.out = suite_path(o.out);
   const json plan = make_plan(o.bundles, o.plan);
   check_out_dir(o.out, o.resume, plan);
-  if (o.plan.profile == "ncu" && run_process({"flock", "--version"}, {30.0}).exit_code != 0)
-    throw make_error("--profile ncu: flock(1) (util-linux) is needed for the suite's GPU lock and is not on PATH");
   const fs::path state = o.out / kStateDir;
   fs::create_directories(state / "jobs");
   fs::create_directories(state / "logs");
   write_file_atomic(o.out / kPlanFile, plan.dump(1));
   write_references(o.out, plan);
-  write_gpu_lock(state, tools.ncu);
 
   // Longest expected first (the op's multiply-accumulates; ties in plan order), so that the kernels
   // that take longest start at once and the short ones fill the slots they leave.
@@ -161,7 +147,8 @@ int job(const fs::path& suite_dir, const std::string& name, const Tools& tools, 
                                 tools.sdk.string(), "--build-timeout", fmt::format("{}", build_timeout_s),
                                 "--run-timeout", fmt::format("{}", run_timeout_s)};
   if (o["profile"] == "ncu")
-    argv.insert(argv.end(), {"--ncu", (state / kNcuWrapper).string(), "--order", o.value("order", "cuda-first")});
+    argv.insert(argv.end(), {"--ncu", tools.ncu, "--gpu-lock", (state / kGpuLock).string(), "--order",
+                             o.value("order", "cuda-first"), "--profile-in", o.value("profile_in", "auto")});
   if (!tools.python_dir.empty()) argv.insert(argv.end(), {"--python-dir", tools.python_dir.string()});
   if (resume) argv.push_back("--resume");
   ProcessOptions po{7 * 24 * 3600.0};

@@ -1,7 +1,7 @@
 // The local executor: a pool of `parallel` threads, each taking the next job and running its
-// command line as a child process (common/process.h: own process group, killed with us). ncu runs
-// of different jobs never overlap: every job's reconstruct calls ncu through the suite's GPU lock
-// (SUITE/.suite/ncu-locked, a flock wrapper; docs/suite.md "GPU lock").
+// command line as a child process (common/process.h: own process group, killed with us). GPU runs
+// of different jobs never overlap: every job's reconstruct holds the suite's GPU lock while its
+// candidate is on the GPU (SUITE/.suite/gpu.lock, reconstruct --gpu-lock; docs/suite.md "GPU lock").
 #include <algorithm>
 #include <atomic>
 #include <iostream>

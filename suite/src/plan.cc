@@ -182,7 +182,7 @@ json make_plan(const std::vector<fs::path>& bundle_files, const PlanOptions& o) 
               {"version", kPlanVersion},
               {"options",
                {{"top", o.top}, {"budget", o.budget}, {"profile", o.profile}, {"agent", o.agent}, {"seed", o.seed},
-                {"order", o.order}, {"only", only}}},
+                {"order", o.order}, {"profile_in", o.profile_in}, {"only", only}}},
               {"bundles", bundles},
               {"workloads", workloads},
               {"benchmarks", sel.benchmarks}};

@@ -12,8 +12,9 @@
 
 namespace vxsynth::suite {
 
-/// The flock wrapper around ncu in SUITE/.suite (the GPU lock).
-inline constexpr const char* kNcuWrapper = "ncu-locked";
+/// The GPU lock in SUITE/.suite: every job's reconstruct holds it (flock) while its candidate runs
+/// on the GPU (reconstruct --gpu-lock; docs/suite.md "GPU lock").
+inline constexpr const char* kGpuLock = "gpu.lock";
 /// Where `suite run` builds and runs the benchmarks, and its CSV.
 inline constexpr const char* kRunDir = "run";
 inline constexpr const char* kRunCsv = "run.csv";

@@ -44,11 +44,13 @@ fs::path renamed_copy(const fs::path& bundle, const std::string& workload) {
 }
 
 // The executors start the largest kernels first: every benchmark carries its op's MACs per launch.
-TEST(SuitePlan, BenchmarksCarryTheirOpsWorkAndTheOrder) {
+TEST(SuitePlan, BenchmarksCarryTheirOpsWorkAndTheOrderAndPlacement) {
   PlanOptions o;
   o.order = "vortex-first";
+  o.profile_in = "standalone";
   const json plan = make_plan(shipped(), o);
   EXPECT_EQ(plan["options"]["order"], "vortex-first");
+  EXPECT_EQ(plan["options"]["profile_in"], "standalone");
   std::map<std::string, int64_t> macs;
   for (const json& b : plan["benchmarks"]) macs[b["name"]] = b["macs"].get<int64_t>();
   EXPECT_EQ(macs.at("pi0-k2"), int64_t{816} * 16384 * 2048);

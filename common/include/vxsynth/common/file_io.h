@@ -24,4 +24,18 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 /// `path` and gives the OS reason (strerror).
 void append_line_atomic(const std::filesystem::path& path, std::string_view line);
 
+/// An exclusive advisory lock (flock(2)) on `path`, created if missing, held for the object's
+/// lifetime: the constructor blocks until no other holder remains, in this or any other process.
+/// Throws vxsynth::Error naming the path and the OS reason if it cannot be opened or locked.
+class ExclusiveFileLock {
+ public:
+  explicit ExclusiveFileLock(const std::filesystem::path& path);
+  ~ExclusiveFileLock();
+  ExclusiveFileLock(const ExclusiveFileLock&) = delete;
+  ExclusiveFileLock& operator=(const ExclusiveFileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 }  // namespace vxsynth

@@ -107,6 +107,9 @@ struct NcuBackendOptions {
   /// the CPU, with `framework_op_reason` recorded in the check's method.
   std::optional<FrameworkOpSetup> framework_op;
   std::string framework_op_reason;
+  /// A lock file held while a candidate uses the GPU (flock; nullopt: none), so that concurrent
+  /// reconstructs on one GPU profile one at a time and their time limits exclude the wait.
+  std::optional<std::filesystem::path> gpu_lock;
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
 

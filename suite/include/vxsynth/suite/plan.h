@@ -41,6 +41,7 @@ struct PlanOptions {
   std::string agent = "builtin";    ///< reconstruct --agent
   uint64_t seed = 1;                ///< reconstruct --seed
   std::string order = "cuda-first"; ///< reconstruct --order with --profile ncu (refine/order.h)
+  std::string profile_in = "auto";  ///< reconstruct --profile-in with --profile ncu (auto, workload, standalone)
   /// Restrict the build to these WORKLOAD:KERNEL pairs (empty: every selected kernel).
   std::vector<std::string> only;
 };

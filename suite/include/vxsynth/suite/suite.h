@@ -24,7 +24,7 @@ inline constexpr const char* kManifestFile = "manifest.json";
 struct Tools {
   std::filesystem::path vxsynth;   ///< the vxsynth executable the jobs run (`reconstruct`, `suite job`)
   std::filesystem::path sdk;       ///< directory holding sdk.mk
-  std::string ncu = "ncu";         ///< Nsight Compute (--profile ncu), wrapped in the GPU lock
+  std::string ncu = "ncu";         ///< Nsight Compute (--profile ncu), run under the suite's GPU lock
   std::filesystem::path python_dir;  ///< reconstruct's --python-dir (vxsynth_torch); empty: its default
 };
 
