@@ -108,6 +108,16 @@ TEST(KernelNames, LaunchFitOnShippedBundles) {
       {"diffusion_policy/k3", "-"},
       {"diffusion_policy/k4", "-"},
       {"diffusion_policy/k5", "-"},
+      {"diffusion_policy/k6", "-"},
+      {"diffusion_policy/k7", "-"},  // cuDNN dgrad2d_alg1_1: no tile in the name
+      // sm80 implicit-GEMM conv1d 64x32x64_stage5_warpsize2x2x1 at M=1024 N=4 (k8), N=8 (k9): 16 tiles, 4 along K.
+      {"diffusion_policy/k8", "64x32x64x5 s4 w2x2"},
+      {"diffusion_policy/k9", "64x32x64x5 s4 w2x2"},
+      {"diffusion_policy/k10", "-"},
+      // M=512 N=16: 8 tiles of 64x32, grid of 64 = 8 CTAs per tile along K.
+      {"diffusion_policy/k11", "64x32x64x5 s8 w2x2"},
+      // sm90 conv1d M=1024 N=4: 16 tiles of 64x64, 96 CTAs = 6 along K.
+      {"diffusion_policy/k12", "64x64x32x0 s6 w0x0"},
       {"pi0/k1", "32x32x32x1 s1 w0x0"},
       // persistent nvjet grid (2x66 = 132 CTAs for 384 or 427 tiles): no fit.
       {"pi0/k2", "-"},

@@ -200,8 +200,9 @@ TEST(SwapEvidence, DistancesFollowFromTheCsvsAndContextMovesDLessThanDelta) {
                                      {"sandbox-linear-2026-12-02", "act", "k4"}};
   for (const SwapEvidenceRun& ev : runs_of) {
     const fs::path runs = kSrc / "data/evidence/h200" / ev.dir / "runs";
+    // The bundle this evidence was built against (data/evidence/h200/bundles-2026-11-30/README.md).
     const core::ReferenceBundle b =
-        core::read_bundle(kSrc / "data/references/h200" / ev.workload / "bundle.json");
+        core::read_bundle(kSrc / "data/evidence/h200/bundles-2026-11-30" / (std::string(ev.workload) + ".json"));
     const core::BundleKernel* k = nullptr;
     for (const auto& bk : b.kernels)
       if (bk.id == ev.kernel) k = &bk;

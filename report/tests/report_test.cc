@@ -266,13 +266,14 @@ TEST(ReportOrder, SeriesAreOverTheKernelsEveryWorkflowHas) {
 }
 
 // Fig. 6a of the committed H200 data (docs/report.md "Both orders over the suite"): the CUDA-first
-// suite and the Vortex-first evidence over the nine kernels both finished; every mean recomputed
+// suite of the same bundles (data/evidence/h200/cuda-first-suite-2026-12-02, the suite committed
+// before the re-profile) and the Vortex-first evidence over the nine kernels both finished; every mean recomputed
 // from the raw records (lowest D among validated revisions), and the two orders within 0.01 on
 // DRAM bandwidth and coalescing, as the docs say.
 TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
   const fs::path src = VXSYNTH_SOURCE_DIR;
   const std::vector<std::pair<Workflow, fs::path>> sides{
-      {Workflow::kCudaFirst, src / "data/suite/vx-robotics-h200"},
+      {Workflow::kCudaFirst, src / "data/evidence/h200/cuda-first-suite-2026-12-02"},
       {Workflow::kVortexFirst, src / "data/evidence/h200/vortex-first-suite-2026-12-02"}};
   const std::vector<std::string> kernels{"act-k1", "act-k2", "act-k3", "act-k4", "diffusion_policy-k2",
                                          "pi0-k1", "pi0-k3", "pi0-k4", "pi0-k5"};
@@ -310,15 +311,26 @@ TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
               0.01);
 }
 
-// The committed H200 suite as one input: its ten built benchmarks are read, the failed one
-// (π0 k2, whose record holds only its rejected seed) is listed with its status, not read.
-TEST(ReportInputs, TheCommittedSuiteListsItsFailedBenchmark) {
-  const Inputs in = load_inputs({fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200"});
+// A suite as one input: its built benchmarks are read, one it failed to build (π0 k2 of the suite
+// kept in data/evidence, whose record holds only its rejected seed) is listed with its status, not read.
+TEST(ReportInputs, ASuiteListsItsFailedBenchmark) {
+  const Inputs in = load_inputs({fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200/cuda-first-suite-2026-12-02"});
   EXPECT_EQ(in.runs.size(), 10u);
   bool listed = false;
   for (const std::string& n : in.notes) listed = listed || n == "pi0-k2: failed (suite.json)";
   EXPECT_TRUE(listed);
   for (const RunInput& r : in.runs) EXPECT_NE(r.name, "pi0-k2");
+}
+
+// The committed H200 suite: its twelve built benchmarks are read (π0 k2 among them), the three whose
+// jobs the device time cut (ACT k1, DP k2, DP k12) are listed as not built.
+TEST(ReportInputs, TheCommittedSuiteListsWhatItDidNotBuild) {
+  const Inputs in = load_inputs({fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200"});
+  EXPECT_EQ(in.runs.size(), 12u);
+  for (const char* n : {"act-k1", "diffusion_policy-k2", "diffusion_policy-k12"})
+    EXPECT_NE(std::find(in.notes.begin(), in.notes.end(), std::string(n) + ": not built (suite.json)"), in.notes.end())
+        << n;
+  EXPECT_TRUE(std::any_of(in.runs.begin(), in.runs.end(), [](const RunInput& r) { return r.name == "pi0-k2"; }));
 }
 
 TEST(ReportCoverage, CumulativeShareOfTheBenchmarkedKernelsPerWorkload) {

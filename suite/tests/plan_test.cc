@@ -61,8 +61,21 @@ TEST(SuitePlan, BenchmarksCarryTheirOpsWorkAndTheOrderAndPlacement) {
 TEST(SuitePlan, OperatorKernelsOfTheShippedBundlesHelpersCountedNotBuilt) {
   const json plan = make_plan(shipped(), PlanOptions{});
   EXPECT_EQ(plan["schema"], kPlanSchema);
-  const std::vector<std::string> expected{"act-k1", "act-k2", "act-k3", "act-k4", "act-k5", "diffusion_policy-k2",
-                                          "pi0-k1", "pi0-k2", "pi0-k3", "pi0-k4", "pi0-k5"};
+  const std::vector<std::string> expected{"act-k1",
+                                          "act-k2",
+                                          "act-k3",
+                                          "act-k4",
+                                          "act-k5",
+                                          "diffusion_policy-k2",
+                                          "diffusion_policy-k8",
+                                          "diffusion_policy-k9",
+                                          "diffusion_policy-k11",
+                                          "diffusion_policy-k12",
+                                          "pi0-k1",
+                                          "pi0-k2",
+                                          "pi0-k3",
+                                          "pi0-k4",
+                                          "pi0-k5"};
   EXPECT_EQ(names(plan), expected);
   // Diffusion Policy's top kernels are cuDNN layout transposes around its convolutions (kernel-name
   // rule cudnn_layout, role helper): listed with their share, not rebuilt.
@@ -81,9 +94,11 @@ TEST(SuitePlan, TopNCutsPerWorkloadAndTheRestIsBeyondTop) {
   PlanOptions o;
   o.top = 2;
   const json plan = make_plan(shipped(), o);
-  const std::vector<std::string> expected{"act-k1", "act-k2", "diffusion_policy-k2", "pi0-k1", "pi0-k2"};
+  const std::vector<std::string> expected{"act-k1", "act-k2", "diffusion_policy-k2", "diffusion_policy-k8", "pi0-k1",
+                                          "pi0-k2"};
   EXPECT_EQ(names(plan), expected);
   EXPECT_EQ(kernel_row(plan, "act", "k3")["role"], "beyond-top");
+  EXPECT_EQ(kernel_row(plan, "diffusion_policy", "k9")["role"], "beyond-top");
   EXPECT_EQ(kernel_row(plan, "pi0", "k5")["role"], "beyond-top");
 }
 
