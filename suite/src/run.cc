@@ -10,10 +10,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "generated.h"
 #include "sources.h"
 #include "suite_files.h"
 #include "validation.h"
 #include "vxsynth/check/equivalence.h"
+#include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/vortex_check.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
@@ -113,8 +116,25 @@ BenchmarkRun run_benchmark(const fs::path& dir, const json& entry, const Benchma
 
 namespace {
 
+// Why a benchmark is not run: its locked design's expected timing-mode cost (docs/vxsim.md "What the
+// suite kernels cost to simulate") exceeds the per-benchmark limit; empty when it fits.
+std::string beyond_timeout(const fs::path& bench, double timeout_s) {
+  const codegen::DesignPoint p = codegen::design_point_from_json(locked_entry(bench).design);
+  const double expect_s = codegen::vxsim_expected_s(p, /*timing=*/true);
+  if (expect_s <= timeout_s) return {};
+  return fmt::format("not run: expected {:.0f} s of timing-mode simulation ({:.2g} warp instructions at {:.0e}/s), "
+                     "more than --timeout {:.0f} s; give a larger --timeout to run it",
+                     expect_s, static_cast<double>(codegen::vxsim_expected_warp_instrs(p)),
+                     codegen::kVxsimTimingWarpInstrsPerS, timeout_s);
+}
+
 void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
   const fs::path bench = dir / r.name, work = dir / kRunDir / r.name;
+  r.detail = beyond_timeout(bench, o.timeout_s);
+  if (!r.detail.empty()) {
+    r.status = "skipped";
+    return;
+  }
   fs::remove_all(work);
   BenchmarkRunOptions b;
   b.work = work;
@@ -185,10 +205,13 @@ int run_suite(const RunOptions& opts, const Tools& tools) {
   for (std::thread& t : pool) t.join();
   const fs::path out = opts.csv.empty() ? dir / kRunCsv : opts.csv;
   write_file_atomic(out, csv(rows));
-  int failed = 0;
-  for (const RunRow& r : rows) failed += r.status == "PASSED" ? 0 : 1;
-  std::cout << fmt::format("[suite run] {} of {} benchmarks passed; {}\n", rows.size() - static_cast<size_t>(failed),
-                           rows.size(), out.string());
+  int failed = 0, skipped = 0;
+  for (const RunRow& r : rows) {
+    skipped += r.status == "skipped" ? 1 : 0;
+    failed += r.status == "PASSED" || r.status == "skipped" ? 0 : 1;
+  }
+  std::cout << fmt::format("[suite run] {} of {} benchmarks passed, {} not run (beyond --timeout); {}\n",
+                           rows.size() - static_cast<size_t>(failed + skipped), rows.size(), skipped, out.string());
   return failed == 0 ? 0 : 1;
 }
 

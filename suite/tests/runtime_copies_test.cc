@@ -172,3 +172,29 @@ TEST(SuiteRuntime, ARuntimeChangedSinceTheExportIsNamedByCheckRunAndExport) {
 
 }  // namespace
 }  // namespace vxsynth::suite::test
+
+namespace vxsynth::suite::test {
+namespace {
+
+// A benchmark whose expected timing-mode cost exceeds --timeout is listed as not run, with the
+// estimate, and does not fail the run: π0 k2 of the committed suite (≈ 10,500 s at the default 3600 s),
+// and ACT k4 once --timeout is below its estimate.
+TEST(SuiteRunLimit, ABenchmarkBeyondTheTimeoutIsNotRunAndSaysWhy) {
+  if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
+  const TempDir tmp("vxsuite_run_limit");
+  const fs::path copy = tmp / "s";
+  ASSERT_EQ(vxsynth({"suite", "export", kCommitted.string(), "-o", copy.string()}).exit_code, 0);
+  const ProcessResult r = vxsynth({"suite", "run", copy.string(), "--benchmark", "pi0-k2", "--sdk", VXSYNTH_SDK_DIR});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("pi0-k2: skipped"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("more than --timeout 3600 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("0 of 1 benchmarks passed, 1 not run"), std::string::npos) << r.output;
+  EXPECT_NE(read_file(copy / "run.csv").find("pi0-k2,skipped,"), std::string::npos);
+  const ProcessResult small =
+      vxsynth({"suite", "run", copy.string(), "--benchmark", "act-k4", "--timeout", "0.001", "--sdk", VXSYNTH_SDK_DIR});
+  EXPECT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_NE(small.output.find("act-k4: skipped"), std::string::npos) << small.output;
+}
+
+}  // namespace
+}  // namespace vxsynth::suite::test
