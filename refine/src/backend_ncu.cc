@@ -64,11 +64,17 @@ class NcuBackend : public ProfileBackend {
     Evaluation ev;
     ev.tool_versions = versions_;
     ev.observed_is_vortex = false;
-    const CandidateData data = prepare_data(dir, req);
+    const CandidateData data = [&] {
+      const StepTimer t(&ev.steps, RevisionStep::kInputs);
+      return prepare_data(dir, req);
+    }();
     // The artefact rules on the CUDA candidate (harness_cuda.h) before it is linked and profiled.
-    if (nvcc_) ev.failure = check_cuda_candidate(dir, req, *nvcc_, std::string(core::arch_info(arch_).sm));
+    if (nvcc_) {
+      const StepTimer t(&ev.steps, RevisionStep::kCudaCompile);
+      ev.failure = check_cuda_candidate(dir, req, *nvcc_, std::string(core::arch_info(arch_).sm));
+    }
     if (!ev.failure.empty()) return ev;
-    CudaMeasurement cuda = profiler_->measure(dir, req, data);
+    CudaMeasurement cuda = profiler_->measure(dir, req, data, &ev.steps);
     ev.profiled_in = cuda.place;
     ev.source_output = cuda.source_output;
     ev.observed.block_size = cuda.block_size;
@@ -84,7 +90,7 @@ class NcuBackend : public ProfileBackend {
     // The Vortex run is the candidate check only (D comes from the CUDA candidate): functional
     // mode, 5–10× faster than timing mode (docs/timing.md).
     std::vector<double> vx_out;
-    ev.failure = run_vortex_side(dir, sdk_dir_, req, data, /*timing=*/false, vx_out);
+    ev.failure = run_vortex_side(dir, sdk_dir_, req, data, /*timing=*/false, vx_out, &ev.steps);
     if (!ev.failure.empty()) return ev;
     // A design too large for a whole functional run per revision is compared on its sampled
     // tiles (the Vortex run launched only their blocks; the CUDA candidate ran the whole shape).

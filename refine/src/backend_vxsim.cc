@@ -32,11 +32,17 @@ class VxsimBackend : public ProfileBackend {
     Evaluation ev;
     ev.tool_versions = versions_;
     ev.observed_is_vortex = true;
-    const CandidateData data = prepare_data(dir, req);
-    ev.failure = compile_cuda_only(dir, req, ev.source_output);
+    const CandidateData data = [&] {
+      const StepTimer t(&ev.steps, RevisionStep::kInputs);
+      return prepare_data(dir, req);
+    }();
+    {
+      const StepTimer t(&ev.steps, RevisionStep::kCudaCompile);
+      ev.failure = compile_cuda_only(dir, req, ev.source_output);
+    }
     if (!ev.failure.empty()) return ev;
     std::vector<double> vx_out;
-    ev.failure = run_vortex_side(dir, sdk_dir_, req, data, /*timing=*/true, vx_out);
+    ev.failure = run_vortex_side(dir, sdk_dir_, req, data, /*timing=*/true, vx_out, &ev.steps);
     if (!ev.failure.empty()) return ev;
     ev.candidate = compare(vx_out, data.reference, data, check::CheckKind::kCandidate,
                            check::ReferenceKind::kCpuFloat64, "vortex_vs_cpu_f64");

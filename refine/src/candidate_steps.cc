@@ -61,8 +61,8 @@ CheckOutcome compare(const std::vector<double>& candidate, const std::vector<dou
 }
 
 std::string run_vortex_side(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
-                            const CandidateData& d, bool timing, std::vector<double>& out) {
-  return run_vortex_harness(candidate_dir, sdk_dir, req, d, timing, out);
+                            const CandidateData& d, bool timing, std::vector<double>& out, StepTimes* steps) {
+  return run_vortex_harness(candidate_dir, sdk_dir, req, d, timing, out, steps);
 }
 
 std::string take_vortex_signature(const fs::path& candidate_dir, const EvalRequest& req, Evaluation& ev) {

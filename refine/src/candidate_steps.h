@@ -47,7 +47,8 @@ struct CandidateData {
 // `timing`). Returns the failure ("build: …", "run: …"), empty on success, with the output in `out`.
 [[nodiscard]] std::string run_vortex_side(const std::filesystem::path& candidate_dir,
                                           const std::filesystem::path& sdk_dir, const EvalRequest& req,
-                                          const CandidateData& d, bool timing, std::vector<double>& out);
+                                          const CandidateData& d, bool timing, std::vector<double>& out,
+                                          StepTimes* steps);
 
 // Reads the Vortex-side signature into `ev` (signature, which launch, atomics over all launches).
 // Returns the failure, empty on success.

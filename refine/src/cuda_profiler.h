@@ -44,8 +44,10 @@ struct CudaTools {
 };
 
 // The GPU lock of `tools`, held while the returned object lives (nothing when it names none).
-[[nodiscard]] inline std::optional<ExclusiveFileLock> hold_gpu(const CudaTools& tools) {
+// The wait goes to the step kGpuLockWait of `steps`.
+[[nodiscard]] inline std::optional<ExclusiveFileLock> hold_gpu(const CudaTools& tools, StepTimes* steps) {
   if (!tools.gpu_lock) return std::nullopt;
+  const StepTimer wait(steps, RevisionStep::kGpuLockWait);
   return std::optional<ExclusiveFileLock>(std::in_place, *tools.gpu_lock);
 }
 
@@ -53,9 +55,10 @@ class CudaProfiler {
  public:
   virtual ~CudaProfiler() = default;
   // Builds the CUDA candidate under `dir`/cuda, runs, checks and profiles it on the sampled inputs
-  // of `data`. Candidate failures go to CudaMeasurement::failure; harness failures throw.
+  // of `data`. Candidate failures go to CudaMeasurement::failure; harness failures throw. The wall
+  // time of each step goes to `steps`.
   [[nodiscard]] virtual CudaMeasurement measure(const std::filesystem::path& dir, const EvalRequest& req,
-                                                const CandidateData& data) = 0;
+                                                const CandidateData& data, StepTimes* steps) = 0;
 };
 
 // Standalone launch at the profiled shape; `why` (non-empty) is recorded as the fallback reason.

@@ -100,6 +100,21 @@ std::vector<Violation> artefact_violations(const fs::path& vdir, const fs::path&
   return v;
 }
 
+// A host program's verdict in the Vortex regression programs' convention (docs/vortex.md §6.5).
+bool self_check_passed(const std::string& output) {
+  return output.find("FAILED!") == std::string::npos && output.find("PASSED!") != std::string::npos;
+}
+
+// Whether the candidate's editable host files (main.cpp, common.h; every other host file is held
+// to the rendering by the sandbox) are the design's own rendering: then its host program is the
+// harness's, which checks the kernel's output against its CPU reference in the harness run too.
+bool host_is_rendering(const fs::path& vdir, const EvalRequest& req) {
+  const codegen::Candidate rendered = codegen::emit_vortex(codegen::design_point_from_json(req.design));
+  for (const char* f : {"main.cpp", "common.h"})
+    if (!fs::exists(vdir / f) || read_file(vdir / f) != rendered.file(f).text) return false;
+  return true;
+}
+
 // The candidate's own host program on inputs it draws itself (functional mode): its FAILED! counts.
 std::string own_self_check(const fs::path& candidate_dir, const EvalRequest& req) {
   const auto env = codegen::vxsim_env(codegen::design_point_from_json(req.design), /*timing=*/false);
@@ -108,8 +123,7 @@ std::string own_self_check(const fs::path& candidate_dir, const EvalRequest& req
   if (const auto s = check_sample(req, /*timing=*/false)) argv.insert(argv.end(), {"-b", s->block_list()});
   const ProcessResult r = isolated(req, candidate_dir, argv, vdir, env, req.rules->run_timeout_s);
   write_file_atomic(candidate_dir / "self_check.log", r.output);
-  if (r.ok() && r.output.find("FAILED!") == std::string::npos && r.output.find("PASSED!") != std::string::npos)
-    return {};
+  if (r.ok() && self_check_passed(r.output)) return {};
   return sandbox_failure({{"self_check", "vortex/main.cpp", 0,
                            fmt::format("the candidate's own host program failed its self-check ({}): {}",
                                        r.status_text(), tail_lines(r.output, 3))}});
@@ -172,14 +186,28 @@ std::string sandbox_failure(const std::vector<Violation>& v) {
 }
 
 std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sdk_dir, const EvalRequest& req,
-                               const CandidateData& d, bool timing, std::vector<double>& out) {
-  if (std::string f = build_candidate(candidate_dir, sdk_dir, req); !f.empty()) return f;
-  std::string failure;
-  const fs::path host = harness_host(candidate_dir, sdk_dir, req, &failure);
-  if (!failure.empty()) return failure;
+                               const CandidateData& d, bool timing, std::vector<double>& out, StepTimes* steps) {
   const fs::path vdir = candidate_dir / "vortex";
-  if (const auto v = artefact_violations(vdir, host, sdk_dir, *req.rules); !v.empty()) return sandbox_failure(v);
-  if (std::string f = own_self_check(candidate_dir, req); !f.empty()) return f;
+  fs::path host;
+  {
+    const StepTimer t(steps, RevisionStep::kVortexBuild);
+    if (std::string f = build_candidate(candidate_dir, sdk_dir, req); !f.empty()) return f;
+    std::string failure;
+    host = harness_host(candidate_dir, sdk_dir, req, &failure);
+    if (!failure.empty()) return failure;
+    if (const auto v = artefact_violations(vdir, host, sdk_dir, *req.rules); !v.empty()) return sandbox_failure(v);
+  }
+  const bool self_check_in_run = host_is_rendering(vdir, req);
+  if (self_check_in_run) {
+    write_file_atomic(candidate_dir / "self_check.log",
+                      "not run: vortex/main.cpp and vortex/common.h are the design's own rendering, so the "
+                      "candidate's host program is the harness's; the harness run (run.log) self-checks the "
+                      "kernel's output against the CPU reference\n");
+  } else {
+    const StepTimer t(steps, RevisionStep::kVortexSelfCheck);
+    if (std::string f = own_self_check(candidate_dir, req); !f.empty()) return f;
+  }
+  const StepTimer t(steps, RevisionStep::kVortexRun);
 
   // The measured run: the harness's program, the candidate's kernel image made by the harness
   // from the checked kernel.elf, copies of the inputs; nothing else of the candidate's.
@@ -209,6 +237,10 @@ std::string run_vortex_harness(const fs::path& candidate_dir, const fs::path& sd
   for (const auto& [name, hash] : input_hash)
     if (!fs::exists(run / kDataDir / name) || sha256_hex(read_file(run / kDataDir / name)) != hash)
       return sandbox_failure({{"input_changed", "data/" + name, 0, "the input file changed during the run"}});
+  if (self_check_in_run && !self_check_passed(r.output))
+    return sandbox_failure({{"self_check", "vortex/main.cpp", 0,
+                             "the harness run of the candidate's host program (its own rendering) failed its "
+                             "self-check: " + tail_lines(r.output, 3)}});
   fs::copy_file(out_bin, d.dir / "out.bin", fs::copy_options::overwrite_existing);
   if (fs::exists(run / kVortexSignatureFile))
     fs::copy_file(run / kVortexSignatureFile, candidate_dir / kVortexSignatureFile, fs::copy_options::overwrite_existing);

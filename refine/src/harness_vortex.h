@@ -21,13 +21,15 @@ namespace vxsynth::refine {
 struct CandidateData;
 
 // Builds <candidate>/vortex (isolated, the compiler's preprocessed output kept), applies the
-// artefact rules, runs the candidate's own self-check, then the harness's host program with the
-// candidate's kernel image on the inputs in `d.dir` (timing mode when `timing`), the signature to
-// <candidate>/vortex_signature.json. Returns the rejection reason, empty on success, with the
-// output in `out`.
+// artefact rules, runs the candidate's own self-check (unless its host program is the harness's own
+// rendering, when the harness run below is the same program), then the harness's host program with
+// the candidate's kernel image on the inputs in `d.dir` (timing mode when `timing`), the signature
+// to <candidate>/vortex_signature.json. Returns the rejection reason, empty on success, with the
+// output in `out`; the wall time of each step goes to `steps`.
 [[nodiscard]] std::string run_vortex_harness(const std::filesystem::path& candidate_dir,
                                              const std::filesystem::path& sdk_dir, const EvalRequest& req,
-                                             const CandidateData& d, bool timing, std::vector<double>& out);
+                                             const CandidateData& d, bool timing, std::vector<double>& out,
+                                             StepTimes* steps);
 
 // The sampled-tile check of this revision's functional-mode runs (codegen::check_tile_sample with
 // the revision's check-input seed, which the agent cannot know): the candidate's own self-check and

@@ -141,6 +141,7 @@ void evaluate(RevisionEntry& e, const SourceTree& expected_sources, const Source
     e.rejection_reason = std::string("harness: ") + err.what();
     return;
   }
+  e.step_wall = ev.steps;
   for (const auto& [k, v] : ev.tool_versions) e.tool_versions[k] = v;
   // Recorded after the agent submitted: the seed its revision's inputs were drawn with.
   e.tool_versions["check inputs"] =

@@ -96,6 +96,10 @@ const core::NcuKernel& longest_kernel(const core::NcuReport& report, const fs::p
 
 namespace {
 
+// File names in <candidate>/cuda: the object check_cuda_candidate compiled, the launcher's object.
+constexpr const char* kCandidateObject = "candidate.o";
+constexpr const char* kLauncherObject = "vxs_standalone.o";
+
 class StandaloneProfiler : public CudaProfiler {
  public:
   StandaloneProfiler(CudaTools tools, std::string why, std::optional<FrameworkOpSetup> framework_op,
@@ -105,50 +109,99 @@ class StandaloneProfiler : public CudaProfiler {
         framework_op_(std::move(framework_op)),
         framework_why_not_(std::move(framework_why_not)) {}
 
-  CudaMeasurement measure(const fs::path& dir, const EvalRequest& req, const CandidateData& data) override {
+  CudaMeasurement measure(const fs::path& dir, const EvalRequest& req, const CandidateData& data,
+                          StepTimes* steps) override {
     CudaMeasurement m;
     m.place.where = "standalone";
     m.place.step = "one launch at the profiled shape (codegen's standalone launcher)";
     m.place.note = why_;
-    m.failure = build(dir, req, data);
+    {
+      const StepTimer t(steps, RevisionStep::kCudaLink);
+      m.failure = build(dir, req, data);
+    }
     if (!m.failure.empty()) return m;
     const fs::path rep = dir / "cuda" / "candidate.ncu-rep";
     const ProfileInputs in = stage_profile_inputs(dir / "cuda", data);
-    m.failure = profile(dir, req, in, rep);
+    m.failure = profile(dir, req, in, rep, steps);
     if (m.failure.empty()) m.failure = changed_input(in);
     if (!m.failure.empty()) return m;
-    const core::NcuReport report = import_ncu_report(tools_.ncu, rep, dir / "cuda" / "ncu_raw.csv", m.failure);
-    if (!m.failure.empty()) return m;
-    const core::NcuKernel& main = longest_kernel(report, rep);
-    m.signature = core::signature_from_ncu(main, report.arch);
-    m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
-    m.main_launch = main;
+    {
+      const StepTimer t(steps, RevisionStep::kNcuImport);
+      const core::NcuReport report = import_ncu_report(tools_.ncu, rep, dir / "cuda" / "ncu_raw.csv", m.failure);
+      if (!m.failure.empty()) return m;
+      const core::NcuKernel& main = longest_kernel(report, rep);
+      m.signature = core::signature_from_ncu(main, report.arch);
+      m.block_size = static_cast<int>(main.block[0] * main.block[1] * main.block[2]);
+      m.main_launch = main;
+    }
     m.output = check::read_tensor_file(in.dir / "cuda_out.bin", check::output_numel(data.op), data.ftype);
+    const StepTimer t(steps, RevisionStep::kFrameworkOp);
     m.source_output = source_output_check(dir / "cuda", data, m.output);
     return m;
   }
 
  private:
-  // Compiles the candidate with codegen's standalone launcher for the bundle's architecture.
+  // Links the candidate's object — the one compiled and checked by check_cuda_candidate — with
+  // codegen's standalone launcher for the bundle's architecture. The launcher depends only on the
+  // op, the path and the architecture: it is compiled once per run (under <run>/work/) and its
+  // object copied next to the candidate's, so a revision compiles its candidate once.
   std::string build(const fs::path& dir, const EvalRequest& req, const CandidateData& data) const {
     if (!tools_.nvcc) throw make_error("profile backend 'ncu': no nvcc ($NVCC or /usr/local/cuda/bin/nvcc)");
-    write_file_atomic(dir / "cuda" / codegen::kStandaloneFileName, codegen::standalone_harness(data.op, data.path));
+    const fs::path cuda = dir / "cuda";
+    if (!fs::exists(cuda / kCandidateObject))
+      throw make_error("{}: the checked object of the candidate is missing", (cuda / kCandidateObject).string());
+    const std::string launcher = codegen::standalone_harness(data.op, data.path);
+    write_file_atomic(cuda / codegen::kStandaloneFileName, launcher);
+    std::string failure;
+    const fs::path object = launcher_object(dir, req, launcher, failure);
+    if (!failure.empty()) return failure;
+    fs::copy_file(object, cuda / kLauncherObject, fs::copy_options::overwrite_existing);
     const ProcessResult nv = req.rules->isolation->run(
-        {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-std=c++17", "-O2", "-o",
-         "vxs_standalone", codegen::kCudaFileName, codegen::kStandaloneFileName},
+        {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-o", "vxs_standalone",
+         kCandidateObject, kLauncherObject},
         cuda_step(dir, req, /*gpu=*/false, {}, req.rules->build_timeout_s));
-    if (!nv.ok()) return fmt::format("nvcc: {}: {}", nv.status_text(), tail_lines(nv.output, 4));
+    if (!nv.ok()) return fmt::format("nvcc (link): {}: {}", nv.status_text(), tail_lines(nv.output, 4));
     return {};
+  }
+
+  // The launcher's object, compiled on first use in a directory named by the hash of its source,
+  // the architecture and nvcc (the candidate directory itself when the request has no run directory).
+  fs::path launcher_object(const fs::path& dir, const EvalRequest& req, const std::string& launcher,
+                           std::string& failure) const {
+    const std::string sm(core::arch_info(tools_.arch).sm);
+    const std::string key = sha256_hex(launcher + '\0' + sm + '\0' + tools_.nvcc->string()).substr(0, 16);
+    const fs::path root = req.run_dir.empty() ? dir / "cuda" / "launcher" : req.run_dir / "work" / "standalone-launcher";
+    const fs::path ldir = root / key;
+    if (fs::exists(ldir / kLauncherObject)) return ldir / kLauncherObject;
+    std::error_code ec;
+    fs::remove_all(ldir, ec);
+    fs::create_directories(ldir);
+    write_file_atomic(ldir / codegen::kStandaloneFileName, launcher);
+    IsolatedRun r;
+    r.work = ldir;
+    r.timeout_s = req.rules->build_timeout_s;
+    const ProcessResult nv = req.rules->isolation->run(
+        {tools_.nvcc->string(), "-arch=" + sm, "-std=c++17", "-O2", "-c", codegen::kStandaloneFileName, "-o",
+         std::string(kLauncherObject) + ".part"},
+        r);
+    if (!nv.ok()) {
+      failure = fmt::format("harness: compiling the standalone launcher: nvcc {}: {}", nv.status_text(),
+                            tail_lines(nv.output, 4));
+      return {};
+    }
+    fs::rename(ldir / (std::string(kLauncherObject) + ".part"), ldir / kLauncherObject);
+    return ldir / kLauncherObject;
   }
 
   // One launch under Nsight Compute with the reference's collection settings and the metrics of
   // the bundle's architecture; ncu and the process it profiles run isolated (gpu step), seeing
   // only <candidate>/cuda with the copies of the inputs.
-  std::string profile(const fs::path& dir, const EvalRequest& req, const ProfileInputs& in,
-                      const fs::path& rep) const {
+  std::string profile(const fs::path& dir, const EvalRequest& req, const ProfileInputs& in, const fs::path& rep,
+                      StepTimes* steps) const {
     std::error_code ec;
     fs::remove(rep, ec);
-    const auto gpu = hold_gpu(tools_);
+    const auto gpu = hold_gpu(tools_, steps);
+    const StepTimer t(steps, RevisionStep::kNcuSession);
     const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--metrics", ncu_metric_list(tools_.arch), "--clock-control", "none", "--cache-control", "all",
          "--export", fs::absolute(rep).string(), "--force-overwrite",

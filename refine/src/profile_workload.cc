@@ -142,7 +142,8 @@ class WorkloadProfiler : public CudaProfiler {
  public:
   WorkloadProfiler(CudaTools tools, WorkloadSetup setup) : tools_(std::move(tools)), setup_(std::move(setup)) {}
 
-  CudaMeasurement measure(const fs::path& dir, const EvalRequest& req, const CandidateData& data) override {
+  CudaMeasurement measure(const fs::path& dir, const EvalRequest& req, const CandidateData& data,
+                          StepTimes* steps) override {
     CudaMeasurement m;
     m.place.where = "workload";
     m.place.workload = setup_.workload;
@@ -152,13 +153,16 @@ class WorkloadProfiler : public CudaProfiler {
                                setup_.workload, setup_.config, setup_.warmup, setup_.region_iters, kLaunchSkip,
                                kLaunchCount);
     const fs::path cuda = dir / "cuda";
-    m.failure = build(dir, req);
+    {
+      const StepTimer t(steps, RevisionStep::kCudaLink);
+      m.failure = build(dir, req);
+    }
     if (!m.failure.empty()) return m;
     write_file_atomic(cuda / "swap_spec.json", swap_spec(setup_, data, req).dump(1) + "\n");
     const fs::path out = cuda / "workload";
     const fs::path rep = cuda / "candidate.ncu-rep";
     const ProfileInputs in = stage_profile_inputs(cuda, data);
-    m.failure = run(dir, out, rep, in, req);
+    m.failure = run(dir, out, rep, in, req, steps);
     if (m.failure.empty()) m.failure = changed_input(in);
     if (!m.failure.empty()) return m;
     const json r = json::parse(read_file(out / "swap_result.json"));
@@ -172,6 +176,7 @@ class WorkloadProfiler : public CudaProfiler {
       m.failure = "in-workload run: ncu profiled no launch of the candidate (" + (cuda / "ncu.log").string() + ")";
       return m;
     }
+    const StepTimer t(steps, RevisionStep::kNcuImport);
     const core::NcuReport report = import_ncu_report(tools_.ncu, rep, cuda / "ncu_raw.csv", m.failure);
     if (!m.failure.empty()) return m;
     const core::NcuKernel& main = longest_kernel(report, rep);
@@ -196,12 +201,13 @@ class WorkloadProfiler : public CudaProfiler {
   // swap_run.py under Nsight Compute with the capture's settings; ncu, Python and the candidate
   // library run isolated (gpu step), seeing only <candidate>/cuda with the copies of the inputs.
   std::string run(const fs::path& dir, const fs::path& out, const fs::path& rep, const ProfileInputs& in,
-                  const EvalRequest& req) const {
+                  const EvalRequest& req, StepTimes* steps) const {
     const fs::path cuda = dir / "cuda";
     std::error_code ec;
     fs::remove(rep, ec);
     fs::remove_all(out, ec);
-    const auto gpu = hold_gpu(tools_);
+    const auto gpu = hold_gpu(tools_, steps);
+    const StepTimer t(steps, RevisionStep::kNcuSession);
     const ProcessResult prof = req.rules->isolation->run(
         {tools_.ncu, "--filter-mode", "per-launch-config", "--target-processes", "all", "--clock-control", "none",
          "--cache-control", "all", "--profile-from-start", "off", "--kernel-name-base", "function", "-k",

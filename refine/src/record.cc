@@ -145,6 +145,25 @@ Decision decision_from(const std::string& s, const std::string& where) {
   throw make_error("{}: field 'decision' is '{}', expected seed|retain|revert|reject", where, s);
 }
 
+json steps_to_json(const StepTimes& t) {
+  json j = json::object();
+  for (const auto& [step, s] : t.seconds()) j[std::string(step_name(step))] = s;
+  return j;
+}
+
+StepTimes steps_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw make_error("{}: field 'step_wall_s' must be an object of step → seconds", where);
+  StepTimes t;
+  for (const auto& [name, v] : j.items()) {
+    const auto step = step_from_name(name);
+    if (!step) throw make_error("{}: step_wall_s: unknown step '{}'", where, name);
+    if (!v.is_number() || v.get<double>() < 0.0)
+      throw make_error("{}: step_wall_s: '{}' must be a number of seconds ≥ 0", where, name);
+    t.add(*step, v.get<double>());
+  }
+  return t;
+}
+
 json place_to_json(const ProfilePlace& p) {
   return json{{"where", p.where},
               {"workload", p.workload},
@@ -182,6 +201,14 @@ const char* decision_name(Decision d) {
   return "?";
 }
 
+std::string_view step_name(RevisionStep s) { return kRevisionSteps[static_cast<size_t>(s)].name; }
+
+std::optional<RevisionStep> step_from_name(std::string_view name) {
+  for (const auto& row : kRevisionSteps)
+    if (row.name == name) return row.step;
+  return std::nullopt;
+}
+
 json to_json(const RevisionEntry& e) {
   json axes = json::array();
   for (const auto& a : e.axes) axes.push_back(json{{"axis", a.axis}, {"direction", a.direction}});
@@ -209,6 +236,7 @@ json to_json(const RevisionEntry& e) {
       {"started_utc", e.started_utc},
   };
   if (!e.profiled_in.where.empty()) j["profiled_in"] = place_to_json(e.profiled_in);
+  if (!e.step_wall.empty()) j["step_wall_s"] = steps_to_json(e.step_wall);
   return j;
 }
 
@@ -247,6 +275,7 @@ RevisionEntry entry_from_json(const json& j, const std::string& where) {
   e.design = field(j, "design", where);
   e.started_utc = get_string(j, "started_utc", where);
   if (j.contains("profiled_in")) e.profiled_in = place_from_json(j["profiled_in"], where + ": profiled_in");
+  if (j.contains("step_wall_s")) e.step_wall = steps_from_json(j["step_wall_s"], where);
 
   // Cross-field consistency.
   if (e.revision == 0) {

@@ -80,7 +80,8 @@ Fixture act_tiny_ffn() {
   return f;
 }
 
-CudaMeasurement measure(const Fixture& f, const fs::path& dir, const std::optional<fs::path>& gpu_lock = std::nullopt) {
+CudaMeasurement measure(const Fixture& f, const fs::path& dir, const std::optional<fs::path>& gpu_lock = std::nullopt,
+                        StepTimes* steps = nullptr) {
   const SandboxRules rules = default_rules();
   EvalRequest req;
   req.revision = 0;
@@ -90,7 +91,7 @@ CudaMeasurement measure(const Fixture& f, const fs::path& dir, const std::option
   fs::create_directories(dir / "cuda");
   write_file_atomic(dir / "cuda" / "candidate.cu", "// built by the nvcc stand-in\n");
   const CandidateData data = prepare_data(dir, req);
-  return make_workload_profiler(stand_in_tools(dir / "tools", gpu_lock), f.setup)->measure(dir, req, data);
+  return make_workload_profiler(stand_in_tools(dir / "tools", gpu_lock), f.setup)->measure(dir, req, data, steps);
 }
 
 TEST(WorkloadSetup, ComesFromTheCaptureProvenance) {
@@ -138,8 +139,13 @@ TEST(WorkloadProfiler, HoldsTheGpuLockForTheNcuSessionOnly) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path lock = dir / "gpu.lock";
-  const CudaMeasurement m = measure(act_tiny_ffn(), dir / "candidate", lock);
+  StepTimes steps;
+  const CudaMeasurement m = measure(act_tiny_ffn(), dir / "candidate", lock, &steps);
   ASSERT_EQ(m.failure, "") << read_file(dir / "candidate" / "cuda" / "ncu.log");
+  // The wait and the session are timed as their own steps (the record's step_wall_s).
+  for (const RevisionStep s : {RevisionStep::kCudaLink, RevisionStep::kGpuLockWait, RevisionStep::kNcuSession,
+                               RevisionStep::kNcuImport})
+    EXPECT_TRUE(steps.seconds().count(s)) << step_name(s);
   EXPECT_NE(read_file(dir / "candidate" / "cuda" / "ncu.log").find("gpu-lock: held"), std::string::npos)
       << read_file(dir / "candidate" / "cuda" / "ncu.log");
   EXPECT_TRUE(run_process({"flock", "-n", lock.string(), "true"}, {30.0}).ok()) << "the lock outlived the measurement";

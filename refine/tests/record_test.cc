@@ -107,6 +107,30 @@ TEST(Record, ProfiledInRoundTripsAndIsOptional) {
   EXPECT_THROW((void)entry_from_json(bad, "r:1"), Error);
 }
 
+TEST(Record, StepTimesRoundTripByNameAndUnknownStepsAreNamed) {
+  RevisionEntry e = make_entry(1, 0, Decision::kRetain, 0.30, -0.10);
+  EXPECT_FALSE(to_json(e).contains("step_wall_s"));  // records made before the field
+  e.step_wall.add(RevisionStep::kGpuLockWait, 12.5);
+  e.step_wall.add(RevisionStep::kNcuSession, 2.25);
+  e.step_wall.add(RevisionStep::kNcuSession, 1.0);  // a second session adds to the first
+  const nlohmann::json j = to_json(e);
+  EXPECT_EQ(j["step_wall_s"], nlohmann::json({{"gpu_lock_wait", 12.5}, {"ncu_session", 3.25}}));
+  EXPECT_EQ(entry_from_json(j, "r:2").step_wall.seconds(), e.step_wall.seconds());
+  nlohmann::json bad = j;
+  bad["step_wall_s"]["ncu_replay"] = 1.0;
+  try {
+    (void)entry_from_json(bad, "record.jsonl:2");
+    ADD_FAILURE() << "an unknown step was accepted";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("record.jsonl:2: step_wall_s: unknown step 'ncu_replay'"), std::string::npos)
+        << err.what();
+  }
+  bad = j;
+  bad["step_wall_s"]["ncu_session"] = -1.0;
+  EXPECT_THROW((void)entry_from_json(bad, "r:2"), Error);
+  for (const auto& row : kRevisionSteps) EXPECT_EQ(step_from_name(row.name), row.step) << row.name;
+}
+
 TEST(Record, TornLastLineIsDroppedAndRepaired) {
   const fs::path dir = temp_dir("torn");
   const fs::path rec = dir / "record.jsonl";

@@ -60,6 +60,8 @@ struct Evaluation {
   bool observed_is_vortex = true;
   /// Where the CUDA candidate ran (ncu backend); empty `where` for the vxsim backend.
   ProfilePlace profiled_in;
+  /// Wall time per step (the record's step_wall_s).
+  StepTimes steps;
 };
 
 /// Files a backend leaves in the candidate directory, copied into the benchmark when that

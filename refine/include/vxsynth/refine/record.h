@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vxsynth/refine/step_times.h"
+
 namespace vxsynth::refine {
 
 /// Noise margin δ of the retain rule (docs/signature.md §5; paper §3.6: "lowers D by
@@ -90,6 +92,7 @@ struct RevisionEntry {
   Decision decision = Decision::kSeed;
   std::string rejection_reason;            ///< non-empty iff decision == kReject
   double wall_time_s = 0.0;                ///< wall time of the whole revision
+  StepTimes step_wall;                     ///< JSON "step_wall_s": where that time went (may be absent)
   std::map<std::string, std::string> tool_versions;  ///< tool → version string
   std::map<std::string, std::string> source_hashes;  ///< candidate file (relative) → sha256 hex
   std::string profile_backend;             ///< "vxsim" or "ncu": which backend ran
