@@ -31,6 +31,17 @@ json locked_checks(const fs::path& bench, int locked) {
   return json{{"source_output", e["source_output_check"]}, {"candidate", e["candidate_check"]}};
 }
 
+// Seconds per revision step summed over the benchmark's revisions (the record's step_wall_s);
+// empty for records made before the field.
+json step_totals(const fs::path& bench) {
+  std::map<refine::RevisionStep, double> sum;
+  for (const refine::RevisionEntry& e : refine::read_record(bench / "record.jsonl", false).entries)
+    for (const auto& [step, s] : e.step_wall.seconds()) sum[step] += s;
+  json j = json::object();
+  for (const auto& [step, s] : sum) j[std::string(refine::step_name(step))] = s;
+  return j;
+}
+
 // Vortex-side D: the locked kernel's vxsim signature against the reference signature.
 json vortex_side(const fs::path& bench, const core::Signature& reference, const json& summary) {
   const fs::path f = bench / "vortex_signature.json";
@@ -108,6 +119,7 @@ json built_entry(const fs::path& suite_dir, const json& p) {
               {"vortex", vortex_side(bench, *k.signature, summary)},
               {"validation", fmt::format("validation/{}/tensors.json", name)},
               {"wall_time_s", summary["wall_time_s"]},
+              {"step_wall_s", step_totals(bench)},
               {"provenance", provenance_of(suite_dir, p, run, summary)}};
 }
 

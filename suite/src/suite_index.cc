@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "vxsynth/refine/step_times.h"
 #include "vxsynth/suite/suite.h"
 
 namespace vxsynth::suite {
@@ -156,6 +157,27 @@ std::string coverage_table(const json& suite) {
   return md + (notes.empty() ? "" : "\nHelpers (counted in coverage, not rebuilt) and kernels left out:\n\n" + notes);
 }
 
+// Where each benchmark's revision time went (suite.json step_wall_s, docs/reconstruct.md "Step
+// times"); omitted when no benchmark's record has step times.
+std::string build_time_table(const json& suite) {
+  std::string rows;
+  for (const json& b : suite["benchmarks"]) {
+    if (b["status"] != "built" || !b.contains("step_wall_s") || b["step_wall_s"].empty()) continue;
+    rows += fmt::format("| {} | {} | {:.0f} |", b["name"].get<std::string>(), b["revisions"]["tried"].get<int>() + 1,
+                        b["wall_time_s"].get<double>());
+    for (const auto& row : refine::kRevisionSteps)
+      rows += " " + num(b["step_wall_s"].value(std::string(row.name), json()), "{:.0f}") + " |";
+    rows += "\n";
+  }
+  if (rows.empty()) return {};
+  std::string head = "| benchmark | revisions | wall (s) |", rule = "|---|---:|---:|";
+  for (const auto& row : refine::kRevisionSteps) head += fmt::format(" {} (s) |", row.name), rule += "---:|";
+  return "## Where the build time went\n\nSeconds summed over each benchmark's revisions, the seed included "
+         "(the record's `step_wall_s`; docs/reconstruct.md \"Step times\"). The lock step (the locked kernel's "
+         "timing-mode Vortex run) is not a revision and is not counted.\n\n" +
+         head + "\n" + rule + "\n" + rows + "\n";
+}
+
 }  // namespace
 
 std::string suite_markdown(const json& suite) {
@@ -174,7 +196,7 @@ std::string suite_markdown(const json& suite) {
       md += fmt::format("- {} ({} {}): **{}** — {}\n", b["name"].get<std::string>(), b["workload"].get<std::string>(),
                         b["kernel_id"].get<std::string>(), b["status"].get<std::string>(),
                         b.value("reason", std::string()));
-  return md + "\n" + coverage_table(suite);
+  return md + "\n" + coverage_table(suite) + "\n" + build_time_table(suite);
 }
 
 }  // namespace vxsynth::suite

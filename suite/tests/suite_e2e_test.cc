@@ -174,6 +174,10 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   const std::string md = read_file(suite / "SUITE.md");
   EXPECT_NE(md.find("| Linear-1 | act-k4 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| Linear-2 | act8-k4 |"), std::string::npos) << md;
+  // Where the time went: every built benchmark's revisions ran the Vortex side (vxsim backend).
+  EXPECT_GT(a["step_wall_s"]["vortex_run"].get<double>(), 0.0) << a["step_wall_s"];
+  EXPECT_NE(md.find("## Where the build time went"), std::string::npos) << md;
+  EXPECT_NE(md.find("| act-k4 | "), std::string::npos) << md;
 
   const ProcessResult ok = vxsynth({"suite", "check", suite.string()});
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
