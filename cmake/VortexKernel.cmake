@@ -56,9 +56,13 @@ set(VX_SDK_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/../sdk)
 get_filename_component(VX_SDK_SOURCE_DIR "${VX_SDK_SOURCE_DIR}" ABSOLUTE)
 #  C++: no RTTI/exceptions (Vortex), no thread-safe statics (no libstdc++/libsupc++ here); the
 #  SDK's freestanding C++ headers (sdk/cxx: <algorithm>, <cstdlib>, <cmath> with float overloads,
-#  ...; Debian ships no C++ library for riscv64-unknown-elf), for C++ sources only.
+#  ...; Debian ships no C++ library for riscv64-unknown-elf), for C++ sources only. -I, not
+#  -isystem: picolibc.specs adds its include directory with -isystem ahead of any -isystem given
+#  here, so sdk/cxx/math.h (the float overloads) was shadowed by picolibc's <math.h> and a kernel
+#  including only <math.h> got double fmin/fmax/sqrt in software. -I directories come before
+#  every -isystem one; each sdk/cxx header says `#pragma GCC system_header`.
 set(VX_CXXFLAGS_LIST ${VX_CFLAGS_LIST} -fno-rtti -fno-exceptions -fno-threadsafe-statics
-    -isystem ${VX_SDK_SOURCE_DIR}/cxx)
+    -I${VX_SDK_SOURCE_DIR}/cxx)
 set(VX_SDK_INCLUDE_DIR ${VX_SDK_SOURCE_DIR}/include)
 set(VX_LINK_SCRIPT ${VX_SDK_SOURCE_DIR}/scripts/link32.ld)
 set(VX_STARTUP_ADDR 0x80000000)

@@ -10,7 +10,8 @@ build=$(cd "$1" && pwd)
 reg=$build/sdk/regression
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-programs=("vecadd -n67" "sgemm -n32" "sgemm2 -n32" "conv3 -n32" "diverge -n131" "printf -n10" "fence -n100" "gbar")
+programs=("vecadd -n67" "sgemm -n32" "sgemm2 -n32" "conv3 -n32" "diverge -n131" "printf -n10" "fence -n100" "gbar"
+          "cta -x3 -y2 -z2 -a3 -b2 -c2" "mstress -n2" "dotproduct -n1000" "stencil3d -n8" "dogfood -n2")
 # shape: cores warps threads mode profiling extra VXSIM_SET
 shapes=("8 4 4 1 2 -" "12 8 8 1 1 -" "4 4 4 1 2 socket_size=1" "6 4 4 0 0 -")
 fail=0

@@ -15,7 +15,18 @@ set(VX_REGRESSION_TABLE
   "printf|-n10"      # vx_printf from many threads, vx_putint/putfloat
   "basic|-n256"      # memory round trip, copy kernel, MPM counters through vx_mpm_query
   "fence|-n100"      # store, fence, load back
-  "gbar|")           # global barrier across cores
+  "gbar|"            # global barrier across cores
+  "relu|-n100"       # thread mode, branch-free select on lanes of both signs
+  "sgemv|-m37 -n32"  # kernel-local vec4.h (anonymous-struct union), block_dim = {1}
+  "cta|-x3 -y2 -z2 -a3 -b2 -c2"  # 3-D grid of 3-D blocks, __local_mem + __syncthreads, partial warp
+  "demo|-n4"         # tasks = cores x warps x threads from vx_dev_caps
+  "mstress|-n2"      # dependent pointer-indirect loads from every thread
+  "madmax|-n16"      # 2-D grid, fmaf chains, inline compute shared with the host
+  "sort|-n67"        # rank sort, branch-free comparisons, ties
+  "dotproduct|-n1000"  # block reduction through local memory and barriers, VX_IF, vote loop
+  "stencil3d|-n8"    # 3-D grid of 2x2x2 blocks, branch-free border clamp
+  "dropout|-n1000"   # device pseudo-random numbers, <cstdlib>, float kernel arguments
+  "dogfood|-n2")     # 21 op tests, one launch each: table of kernels, std::min/max, sinf, barriers
 # Device configurations: name | cores | warps | threads.
 set(VX_REGRESSION_CONFIGS "1c4w4t|1|4|4" "4c8w8t|4|8|8")
 # Environment that selects the device configuration of the vortex.h runtime (docs/vxsim.md).
@@ -62,6 +73,7 @@ function(_vx_add_regression_test name cfg cores warps threads args dir)
     string(REPLACE "<T>" "${threads}" e "${e}")
     list(APPEND env "${e}")
   endforeach()
+  separate_arguments(args UNIX_COMMAND "${args}")  # "-m37 -n32" -> two arguments
   add_test(NAME sdk.regression.${name}.${cfg}
            COMMAND $<TARGET_FILE:regression_${name}> ${args}
            WORKING_DIRECTORY ${dir})

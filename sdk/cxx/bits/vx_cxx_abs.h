@@ -1,6 +1,7 @@
 /// \file bits/vx_cxx_abs.h
 /// std::abs for every arithmetic type ([c.math.abs]); <cstdlib> and <cmath> both declare it.
 /// The float overload is fabs.s, never the double one.
+#pragma GCC system_header  // found through -I (before picolibc): still a system header
 #ifndef VX_CXX_ABS_H
 #define VX_CXX_ABS_H
 

@@ -5,6 +5,7 @@
 /// overload calls the f-suffixed C function or GCC builtin, as libstdc++'s <cmath> does. Declared
 /// in std and brought into the global namespace (libstdc++'s <math.h> does the same), so both
 /// `fmin(a, b)` after <math.h> and `std::fmin(a, b)` after <cmath> pick the float overload.
+#pragma GCC system_header  // found through -I (before picolibc): still a system header
 #ifndef VX_CXX_MATH_H
 #define VX_CXX_MATH_H
 

@@ -40,6 +40,11 @@ struct Pod {
 // this function's disassembly).
 extern "C" __attribute__((noinline)) float cxx_compat_fclamp(float a, float b, float c) { return fmin(fmax(a, b), c); }
 
+// An integer clamp as dogfood writes it (std::min(std::max(a, b), c) on lane data): the int
+// overloads of bits/vx_cxx_base.h make it branch-free (the test in CMakeLists.txt reads this
+// function's disassembly: no conditional branch); the templates made bge + bge.
+extern "C" __attribute__((noinline)) int cxx_compat_iclamp(int a, int b, int c) { return std::min(std::max(a, b), c); }
+
 int main() {
   check(std::min(3, 7) == 3 && std::max(3, 7) == 7, "std::min/max");
   check(std::max({4, 9, 2}) == 9 && std::min({4, 9, 2}) == 2, "std::min/max of a list");
@@ -73,6 +78,11 @@ int main() {
   check(d.quot == 3 && d.rem == 2, "std::div");
 
   check(cxx_compat_fclamp(1.0f, 3.0f, 2.0f) == 2.0f && cxx_compat_fclamp(1.0f, -3.0f, 2.0f) == 1.0f, "fmin/fmax clamp");
+  check(cxx_compat_iclamp(1, 5, 3) == 3 && cxx_compat_iclamp(1, -5, 3) == 1 && cxx_compat_iclamp(1, 2, 3) == 2,
+        "std::min/max clamp of ints");
+  check(std::min(-0.0f, 0.0f) == 0.0f && !__builtin_signbit(std::min(0.0f, -0.0f)) &&
+            std::max(2u, 0xffffffffu) == 0xffffffffu && std::min(-7L, 3L) == -7L && std::clamp(9, 1, 5) == 5 &&
+            std::clamp(0.5f, 1.0f, 2.0f) == 1.0f, "branch-free overloads keep the template results");
   check(std::is_same_v<decltype(fmin(1.0f, 2.0f)), float> && std::is_same_v<decltype(std::sqrt(2.0f)), float>,
         "float overloads return float");
   check(fabs(std::sqrt(16.0f) - 4.0f) < 1e-6f && std::floor(2.7f) == 2.0f && std::ceil(2.1f) == 3.0f, "sqrt/floor/ceil");
