@@ -270,18 +270,15 @@ TEST(ReportOrder, SeriesAreOverTheKernelsEveryWorkflowHas) {
 // before the re-profile) and the Vortex-first evidence over the nine kernels both finished; every mean recomputed
 // from the raw records (lowest D among validated revisions), and the two orders within 0.01 on
 // DRAM bandwidth and coalescing, as the docs say.
-TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
-  const fs::path src = VXSYNTH_SOURCE_DIR;
-  const std::vector<std::pair<Workflow, fs::path>> sides{
-      {Workflow::kCudaFirst, src / "data/evidence/h200/cuda-first-suite-2026-12-02"},
-      {Workflow::kVortexFirst, src / "data/evidence/h200/vortex-first-suite-2026-12-02"}};
-  const std::vector<std::string> kernels{"act-k1", "act-k2", "act-k3", "act-k4", "diffusion_policy-k2",
-                                         "pi0-k1", "pi0-k3", "pi0-k4", "pi0-k5"};
+// Fig. 6a's means over a pair of folders, each checked against the raw records (the best validated
+// revision's component distance, read as JSON lines independently of the report's reader).
+std::map<Workflow, std::array<double, core::kNumMetrics>> order_means(
+    const std::vector<std::pair<Workflow, fs::path>>& sides, const std::vector<std::string>& kernels) {
   std::vector<fs::path> dirs;
   for (const auto& [w, root] : sides)
     for (const std::string& k : kernels) dirs.push_back(root / k);
   const OrderComparison oc = order_comparison(load_inputs(dirs).runs);
-  ASSERT_EQ(oc.series.size(), 2u);
+  EXPECT_EQ(oc.series.size(), 2u);
   EXPECT_TRUE(oc.same_kernels);
   std::map<Workflow, std::array<double, core::kNumMetrics>> mean_of;
   for (const OrderSeries& s : oc.series) {
@@ -305,10 +302,40 @@ TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
       EXPECT_NEAR(mean_of[w][static_cast<size_t>(id)], sum / static_cast<double>(kernels.size()), 1e-12) << metric;
     }
   }
+  return mean_of;
+}
+
+double mean_at(const std::map<Workflow, std::array<double, core::kNumMetrics>>& m, Workflow w, core::MetricId id) {
+  return m.at(w)[static_cast<size_t>(id)];
+}
+
+// The native-mechanism Vortex-first build (cp.async, vector fills) against the suite of the same
+// bundles: the two orders' DRAM-bandwidth and coalescing means agree within 0.01 (docs/report.md).
+TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
+  const fs::path src = VXSYNTH_SOURCE_DIR;
+  const auto m = order_means({{Workflow::kCudaFirst, src / "data/evidence/h200/cuda-first-suite-2026-12-02"},
+                              {Workflow::kVortexFirst, src / "data/evidence/h200/vortex-first-suite-2026-12-02"}},
+                             {"act-k1", "act-k2", "act-k3", "act-k4", "diffusion_policy-k2", "pi0-k1", "pi0-k3",
+                              "pi0-k4", "pi0-k5"});
   for (const core::MetricId id : {core::MetricId::kDramBandwidth, core::MetricId::kCoalescing})
-    EXPECT_LT(std::abs(mean_of[Workflow::kVortexFirst][static_cast<size_t>(id)] -
-                       mean_of[Workflow::kCudaFirst][static_cast<size_t>(id)]),
-              0.01);
+    EXPECT_LT(std::abs(mean_at(m, Workflow::kVortexFirst, id) - mean_at(m, Workflow::kCudaFirst, id)), 0.01);
+}
+
+// The literal translation (paper §4.5) over the committed suite's eleven kernels both orders built:
+// coalescing is nearer the reference Vortex-first (element fills, as the implicit-GEMM references
+// load), DRAM bandwidth within 0.02 — the opposite of the paper's direction (docs/report.md).
+TEST(ReportOrder, LiteralVortexFirstOverTheCommittedSuite) {
+  const fs::path src = VXSYNTH_SOURCE_DIR;
+  const auto m = order_means(
+      {{Workflow::kCudaFirst, src / "data/suite/vx-robotics-h200"},
+       {Workflow::kVortexFirst, src / "data/evidence/h200/vortex-first-literal-suite-2026-12-02"}},
+      {"act-k2", "act-k3", "act-k4", "act-k5", "diffusion_policy-k8", "diffusion_policy-k9", "diffusion_policy-k11",
+       "pi0-k1", "pi0-k3", "pi0-k4", "pi0-k5"});
+  EXPECT_LT(mean_at(m, Workflow::kVortexFirst, core::MetricId::kCoalescing),
+            mean_at(m, Workflow::kCudaFirst, core::MetricId::kCoalescing) - 0.1);
+  EXPECT_LT(std::abs(mean_at(m, Workflow::kVortexFirst, core::MetricId::kDramBandwidth) -
+                     mean_at(m, Workflow::kCudaFirst, core::MetricId::kDramBandwidth)),
+            0.02);
 }
 
 // A suite as one input: its built benchmarks are read, one it failed to build (π0 k2 of the suite
