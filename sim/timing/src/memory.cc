@@ -234,26 +234,35 @@ CacheCounters Cache::total() const {
 // Local memory and coalescer
 
 uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words) {
-  // Distinct words per bank; lanes ≤ 32, so a small linear scan is the fastest.
-  std::array<uint64_t, kMaxThreads> seen{};
+  // Distinct words per bank; lanes ≤ 32, so a small linear scan is the fastest. Only the first
+  // nseen words are read and only the banks below min(banks, 32) counted: no further zero fill.
+  std::array<uint64_t, kMaxThreads> seen;
   uint32_t nseen = 0;
-  std::array<uint32_t, kMaxThreads> per_bank{};
+  uint64_t max_word = 0;  // the highest distinct word so far (valid when nseen > 0)
+  std::array<uint32_t, kMaxThreads> per_bank;
+  std::fill_n(per_bank.begin(), std::min(banks, kMaxThreads), 0u);
+  const bool pow2 = std::has_single_bit(banks);
   uint32_t worst = 0;
   uint32_t mask = in.active_mask;
   while (mask != 0) {
     uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
     mask &= mask - 1;
     uint64_t word = in.lanes[lane].addr >> 2;
-    bool dup = false;
-    for (uint32_t i = 0; i < nseen; ++i) {
-      if (seen[i] == word) {
-        dup = true;
-        break;
+    // A word above every earlier one (ascending lanes) is new without a scan.
+    if (nseen != 0 && word <= max_word) {
+      bool dup = false;
+      for (uint32_t i = 0; i < nseen; ++i) {
+        if (seen[i] == word) {
+          dup = true;
+          break;
+        }
       }
+      if (dup) continue;
     }
-    if (dup) continue;
     seen[nseen++] = word;
-    uint32_t b = static_cast<uint32_t>(word % banks) % kMaxThreads;
+    max_word = std::max(max_word, word);
+    const uint64_t in_bank = pow2 ? word & (banks - 1) : word % banks;
+    uint32_t b = static_cast<uint32_t>(in_bank) % kMaxThreads;
     worst = std::max(worst, ++per_bank[b]);
   }
   words = nseen;
