@@ -96,8 +96,6 @@ struct alignas(64) Head {
   uint8_t nwait = 0;                 ///< valid entries of wait
   uint8_t pend = 0;                  ///< first entry of wait still pending at the last look (time only grows)
   std::array<uint8_t, 4> wait_class{};  ///< ScrbClass charged when entry i is the first pending one
-  uint8_t block = 0;                 ///< its unit block and group: the warp's bit in Core::head_in
-  uint8_t group = 0;
 };
 static_assert(sizeof(Head) == 64);
 
@@ -118,11 +116,6 @@ struct TimingModel::Core {
   /// so the issue scan tests only the heads that were not yet both.
   uint32_t decoded = 0;
   uint32_t clear = 0;
-  /// Per unit block and group: the warps whose head issues to it (set_head); the issue scan tests
-  /// each block's free cycle once instead of once per head.
-  std::vector<std::array<uint32_t, kNumUnitGroups>> head_in;
-  /// Bit w: fetch_at[w] had passed at an earlier tick (cleared when sync_warp changes fetch_at[w]).
-  uint32_t fetchable = 0;
   /// Per warp: the cycle it may be scheduled again (kNever while a control instruction is in
   /// flight), i.e. Warp::fetch_blocked ? never : Warp::fetch_ready.
   std::vector<uint64_t> fetch_at;
@@ -206,7 +199,6 @@ void TimingModel::reset() {
     core->heads.assign(cfg_.warps, Head{});
     core->fetch_at.assign(cfg_.warps, 0);
     core->unit_free.assign(std::max({issue_width_, lsu_blocks_, sfu_blocks_}), {});
-    core->head_in.assign(core->unit_free.size(), {});
     cores_.push_back(std::move(core));
   }
   now_ = 0;
@@ -247,12 +239,8 @@ void TimingModel::set_head(Core& core, uint32_t w) {
   // A fence names no register (at most 3 sources and a destination otherwise: 4 entries).
   if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(warp.mem_done, ScrbClass::kLsu);
   const UnitGroup g = unit_group(s.unit);
+  h.unit_free = &core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)];
   const uint32_t bit = 1u << w;
-  core.head_in[h.block][h.group] &= ~bit;
-  h.block = static_cast<uint8_t>(unit_block(w, g));
-  h.group = static_cast<uint8_t>(g);
-  core.head_in[h.block][h.group] |= bit;
-  h.unit_free = &core.unit_free[h.block][h.group];
   core.decoded &= ~bit;
   core.clear &= ~bit;
 }
@@ -261,7 +249,6 @@ void TimingModel::sync_warp(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
   core.fetch_at[w] = warp.fetch_blocked ? kNever : warp.fetch_ready;
   const uint32_t bit = 1u << w;
-  core.fetchable &= ~bit;
   core.full = warp.count >= cfg_.ibuf_size ? core.full | bit : core.full & ~bit;
 }
 
@@ -443,33 +430,33 @@ bool TimingModel::tick_core(Core& core) {
   d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
-  // The warps whose head's unit block is free now; an issue makes its block busy (t + occupancy,
-  // occupancy ≥ 1) for the slots after it.
-  uint32_t unit_ok = 0;
-  for (std::size_t b = 0; b < core.unit_free.size(); ++b) {
-    for (std::size_t g = 0; g < kNumUnitGroups; ++g) unit_ok |= core.unit_free[b][g] <= t ? core.head_in[b][g] : 0u;
-  }
   for (uint32_t slot = 0; slot < issue_width_; ++slot) {
     // Each buffered head of the slot's warps: decoded (ready_at), scoreboard clear (sources
     // (RAW) and destination (WAW) not pending; a fence waits for the warp's memory
     // acknowledgements), unit group free. The first warp with all three from `start` upwards,
     // then wrapping around, issues.
     const uint32_t mine = core.nonempty & slot_mask_[slot];
-    for (uint32_t m = mine & ~(core.decoded & core.clear); m != 0; m &= m - 1) {
+    uint32_t dec = core.decoded, clr = core.clear;
+    for (uint32_t m = mine & ~(dec & clr); m != 0; m &= m - 1) {
       const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
       const Head& h = core.heads[w];
-      core.decoded |= static_cast<uint32_t>(h.ready_at <= t) << w;
-      core.clear |= static_cast<uint32_t>(h.clear_at <= t) << w;
+      dec |= static_cast<uint32_t>(h.ready_at <= t) << w;
+      clr |= static_cast<uint32_t>(h.clear_at <= t) << w;
     }
-    const uint32_t decoded = mine & core.decoded;
-    const uint32_t clear = mine & core.clear;
+    core.decoded = dec;
+    core.clear = clr;
+    const uint32_t decoded = mine & dec;
+    const uint32_t clear = mine & clr;
+    uint32_t unit_ok = 0;  // of the heads decoded with a clear scoreboard only
+    for (uint32_t m = decoded & clear; m != 0; m &= m - 1) {
+      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
+      unit_ok |= static_cast<uint32_t>(*core.heads[w].unit_free <= t) << w;
+    }
     const uint32_t can = decoded & clear & unit_ok;
     if (can != 0) {
       const uint32_t start = core.rr[slot];
       const uint32_t hi = can & (start >= 32 ? 0u : ~((1u << start) - 1));
       const auto w = static_cast<uint32_t>(std::countr_zero(hi != 0 ? hi : can));
-      const Head& h = core.heads[w];
-      unit_ok &= ~core.head_in[h.block][h.group];
       issue(core, w);
       core.rr[slot] = w + 1 == cfg_.warps ? 0 : w + 1;
     } else if (const uint32_t waiting = decoded & ~clear; waiting != 0) {
@@ -492,17 +479,18 @@ bool TimingModel::tick_core(Core& core) {
   bool scheduled = false;
   bool ibuf_full = false;
   for (uint32_t slot = 0; slot < issue_width_; ++slot) {
-    const uint32_t mine = core.ready_mask & slot_mask_[slot];
-    for (uint32_t m = mine & ~core.fetchable; m != 0; m &= m - 1) {
-      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
-      core.fetchable |= static_cast<uint32_t>(core.fetch_at[w] <= t) << w;
-    }
-    const uint32_t eligible = mine & core.fetchable;
-    if (const uint32_t room = eligible & ~core.full; room != 0) {
-      schedule(core, static_cast<uint32_t>(std::countr_zero(room)));
+    uint32_t mask = core.ready_mask & slot_mask_[slot];
+    while (mask != 0) {
+      uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
+      mask &= mask - 1;
+      if (core.fetch_at[w] > t) continue;
+      if ((core.full >> w) & 1u) {
+        ibuf_full = true;
+        continue;
+      }
+      schedule(core, w);
       scheduled = true;
-    } else if (eligible != 0) {
-      ibuf_full = true;  // every eligible warp's buffer is full
+      break;
     }
   }
   if (!scheduled) {
