@@ -10,6 +10,7 @@
 #include "exec.h"
 #include "race_check.h"
 #include "runaway.h"
+#include "vxsim/bits.h"
 #include "vxsim/error.h"
 #include "vxsim/host_pool.h"
 #include "vxsim/mem_overlay.h"
@@ -439,7 +440,7 @@ std::string Core::describe_waits() const {
 }
 
 ExecutedInstr Core::step(uint32_t w) {
-  ExecutedInstr rec;
+  ExecutedInstr rec{ExecutedInstr::LanesUnset{}};
   execute<true>(w, &rec);
   return rec;
 }
@@ -504,7 +505,7 @@ void Core::execute(uint32_t w, ExecutedInstr* rec) {
   }
   if (proc_.guarded_) ++proc_.total_instrs_;
   ++wp.instrs;
-  const auto lanes = static_cast<uint32_t>(std::popcount(wp.tmask));  // before TMC/SPLIT change it
+  const uint32_t lanes = popcount32(wp.tmask);  // before TMC/SPLIT change it
   instr_table()[d.op].exec(c, d);
   // Counted once the instruction has executed, so a CSR read of mcycle/minstret sees the
   // instructions before it and not itself (as the timing model, which counts at issue).
@@ -617,9 +618,7 @@ T ExecCtx::load(uint32_t lane, uint32_t addr) {
     v = core.overlay_ != nullptr ? core.overlay_->load<T>(addr) : core.proc_.mem_.load<T>(addr);
   }
   if (rec != nullptr) {
-    rec->mem = MemKind::kLoad;
-    rec->space = space;
-    rec->lanes[lane] = LaneAccess{addr, static_cast<uint8_t>(n)};
+    record_access(MemKind::kLoad, space, lane, LaneAccess{addr, static_cast<uint8_t>(n)});
   }
   return v;
 }
@@ -666,9 +665,7 @@ void ExecCtx::store(uint32_t lane, uint32_t addr, T value) {
     }
   }
   if (rec != nullptr) {
-    rec->mem = MemKind::kStore;
-    rec->space = space;
-    rec->lanes[lane] = LaneAccess{addr, static_cast<uint8_t>(n)};
+    record_access(MemKind::kStore, space, lane, LaneAccess{addr, static_cast<uint8_t>(n)});
   }
 }
 
@@ -727,9 +724,7 @@ uint32_t ExecCtx::amo(uint32_t lane, uint32_t addr, AmoFn op, uint32_t operand) 
     }
   }
   if (rec != nullptr) {
-    rec->mem = MemKind::kAmo;
-    rec->space = p != nullptr ? AddrSpace::kLocal : AddrSpace::kGlobal;
-    rec->lanes[lane] = LaneAccess{addr, 4};
+    record_access(MemKind::kAmo, p != nullptr ? AddrSpace::kLocal : AddrSpace::kGlobal, lane, LaneAccess{addr, 4});
   }
   return old;
 }
@@ -755,9 +750,7 @@ bool ExecCtx::sc(uint32_t lane, uint32_t addr, uint32_t value) {
       mem_counted = true;
     }
     if (rec != nullptr) {
-      rec->mem = MemKind::kAmo;
-      rec->space = p != nullptr ? AddrSpace::kLocal : AddrSpace::kGlobal;
-      rec->lanes[lane] = LaneAccess{addr, 4};
+      record_access(MemKind::kAmo, p != nullptr ? AddrSpace::kLocal : AddrSpace::kGlobal, lane, LaneAccess{addr, 4});
     }
   }
   return ok;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "vxsim/bits.h"
 #include "vxsim/core.h"
 #include "vxsim/error.h"
 
@@ -70,7 +71,15 @@ struct ExecCtx {
   [[nodiscard]] uint32_t num_warps() const;
   [[nodiscard]] uint32_t threads() const { return nt; }
   void note_fp_flops(uint32_t per_lane) {
-    if (rec != nullptr) rec->fp_flops = per_lane * static_cast<uint32_t>(std::popcount(mask));
+    if (rec != nullptr) rec->fp_flops = per_lane * popcount32(mask);
+  }
+  /// Records lane `lane`'s access for the timing model (rec != null); the record's lanes of the
+  /// warp width are cleared at the instruction's first access (Core::step leaves them unset).
+  void record_access(MemKind kind, AddrSpace space, uint32_t lane, LaneAccess a) {
+    if (rec->mem == MemKind::kNone) rec->clear_lanes(nt);
+    rec->mem = kind;
+    rec->space = space;
+    rec->lanes[lane] = a;
   }
   void note_tcu(uint32_t micro_ops, uint64_t macs) {
     if (rec != nullptr) {

@@ -61,7 +61,14 @@ struct RegRef {
 struct ExecutedInstr {
   /// Every field 0 / none; the lanes with one zero fill (a loop over 32 lane initialisers costs a
   /// timing run more than the instruction's own semantics).
-  ExecutedInstr() { std::memset(static_cast<void*>(lanes.data()), 0, sizeof lanes); }
+  ExecutedInstr() { clear_lanes(kMaxThreads); }
+  /// Lanes left unset, for Core::step: the functional core clears the lanes of its warp width at
+  /// the instruction's first lane access (most instructions make none, and the 512-byte fill was
+  /// 4 % of a timing run); lanes at or above the warp width stay unset.
+  struct LanesUnset {};
+  explicit ExecutedInstr(LanesUnset /*unused*/) {}
+  /// Zeroes lanes [0, n).
+  void clear_lanes(uint32_t n) { std::memset(static_cast<void*>(lanes.data()), 0, n * sizeof(LaneAccess)); }
   uint64_t pc = 0;                 ///< address of the instruction
   uint32_t word = 0;               ///< raw 32-bit encoding
   uint16_t op_id = 0;              ///< row index in the instruction table (for per-op statistics)
@@ -76,7 +83,7 @@ struct ExecutedInstr {
   RegRef dst{};                    ///< destination register (if has_dst)
   MemKind mem = MemKind::kNone;
   AddrSpace space = AddrSpace::kGlobal;       ///< space of the access (the highest lane's if lanes differ)
-  std::array<LaneAccess, kMaxThreads> lanes;  ///< per-lane accesses when mem != kNone (zeroed by the constructor)
+  std::array<LaneAccess, kMaxThreads> lanes;  ///< per-lane accesses when mem != kNone (inactive lanes zero; see LanesUnset)
   uint32_t fp_flops = 0;           ///< FP operations summed over active lanes: fadd/fsub/fmul/fdiv/fsqrt 1,
                                    ///< FMA family 2; compares, min/max, moves, conversions 0
   uint32_t tcu_micro_ops = 0;      ///< micro-ops a WMMA expanded into (0 otherwise)

@@ -139,6 +139,9 @@ uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
 }
 
 Cache::Way* Cache::lookup(uint64_t blk) {
+  // The way hit or filled last first: fetches and neighbouring accesses stay in one block. A block
+  // is held by at most one way (it is filled only after a miss), so a match is the set's match.
+  if (ways_[mru_].tag == blk + 1) return &ways_[mru_];
   Way* set = &ways_[static_cast<std::size_t>(set_of_.mod(blk)) * p_.ways];
   for (uint32_t i = 0; i < p_.ways; ++i) {
     if (set[i].tag == blk + 1) return &set[i];
@@ -156,6 +159,7 @@ uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
   last_accept_ = start;
   if (Way* w = lookup(blk)) {
     w->lru = ++stamp_;
+    mru_ = static_cast<std::size_t>(w - ways_.data());
     if (w->fill <= start) {
       last_hit_ = true;
       return tag_done;
@@ -190,6 +194,7 @@ uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
   victim->tag = blk + 1;
   victim->lru = ++stamp_;
   victim->fill = fill;
+  mru_ = static_cast<std::size_t>(victim - ways_.data());
   return fill;
 }
 
@@ -199,6 +204,7 @@ uint64_t Cache::write(uint64_t blk, uint64_t t, uint32_t core) {
   uint64_t start = bank_start(blk, t, c);
   if (Way* w = lookup(blk)) {
     w->lru = ++stamp_;
+    mru_ = static_cast<std::size_t>(w - ways_.data());
   } else {
     ++c.write_misses;
   }
@@ -228,26 +234,35 @@ CacheCounters Cache::total() const {
 // Local memory and coalescer
 
 uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words) {
-  // Distinct words per bank; lanes ≤ 32, so a small linear scan is the fastest.
-  std::array<uint64_t, kMaxThreads> seen{};
+  // Distinct words per bank; lanes ≤ 32, so a small linear scan is the fastest. Only the first
+  // nseen words are read and only the banks below min(banks, 32) counted: no further zero fill.
+  std::array<uint64_t, kMaxThreads> seen;
   uint32_t nseen = 0;
-  std::array<uint32_t, kMaxThreads> per_bank{};
+  uint64_t max_word = 0;  // the highest distinct word so far (valid when nseen > 0)
+  std::array<uint32_t, kMaxThreads> per_bank;
+  std::fill_n(per_bank.begin(), std::min(banks, kMaxThreads), 0u);
+  const bool pow2 = std::has_single_bit(banks);
   uint32_t worst = 0;
   uint32_t mask = in.active_mask;
   while (mask != 0) {
     uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
     mask &= mask - 1;
     uint64_t word = in.lanes[lane].addr >> 2;
-    bool dup = false;
-    for (uint32_t i = 0; i < nseen; ++i) {
-      if (seen[i] == word) {
-        dup = true;
-        break;
+    // A word above every earlier one (ascending lanes) is new without a scan.
+    if (nseen != 0 && word <= max_word) {
+      bool dup = false;
+      for (uint32_t i = 0; i < nseen; ++i) {
+        if (seen[i] == word) {
+          dup = true;
+          break;
+        }
       }
+      if (dup) continue;
     }
-    if (dup) continue;
     seen[nseen++] = word;
-    uint32_t b = static_cast<uint32_t>(word % banks) % kMaxThreads;
+    max_word = std::max(max_word, word);
+    const uint64_t in_bank = pow2 ? word & (banks - 1) : word % banks;
+    uint32_t b = static_cast<uint32_t>(in_bank) % kMaxThreads;
     worst = std::max(worst, ++per_bank[b]);
   }
   words = nseen;
@@ -258,12 +273,17 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
   out.num_blocks = 0;
   out.sectors = 0;
   out.bytes = 0;
-  std::array<uint64_t, kMaxThreads * 2> sectors{};
-  std::array<uint64_t, kMaxThreads> addrs{};
+  // Only the first n entries of these lists are ever read: no zero fill.
+  std::array<uint64_t, kMaxThreads * 2> sectors;
+  std::array<uint64_t, kMaxThreads> addrs;
   uint32_t naddrs = 0;
+  uint64_t max_addr = 0;  // the highest distinct lane address so far (valid when naddrs > 0)
   const uint32_t block_shift = static_cast<uint32_t>(std::countr_zero(block_bytes));
+  // Appends v unless listed. Neighbouring lanes mostly touch the block (sector) added last, so
+  // that entry is compared first; the list and its order are those of a plain scan.
   auto add_unique = [](auto& arr, uint32_t& n, uint64_t v) {
-    for (uint32_t i = 0; i < n; ++i) {
+    if (n != 0 && arr[n - 1] == v) return;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
       if (arr[i] == v) return;
     }
     arr[n++] = v;
@@ -276,15 +296,20 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
     uint32_t size = std::max<uint32_t>(a.size, 1);
     // Bytes requested count once per distinct lane address: lanes reading the same word (a
     // broadcast) do not make the useful bytes of a sector exceed 32 (ncu's metric is ≤ 100 %).
-    bool dup = false;
-    for (uint32_t i = 0; i < naddrs; ++i) {
-      if (addrs[i] == a.addr) {
-        dup = true;
-        break;
+    // An address above every earlier one (ascending lanes: unit and larger strides) is new
+    // without a scan.
+    if (naddrs != 0 && a.addr <= max_addr) {
+      bool dup = false;
+      for (uint32_t i = 0; i < naddrs; ++i) {
+        if (addrs[i] == a.addr) {
+          dup = true;
+          break;
+        }
       }
+      if (dup) continue;
     }
-    if (dup) continue;
     addrs[naddrs++] = a.addr;
+    max_addr = std::max(max_addr, a.addr);
     out.bytes += size;
     uint64_t first = a.addr;
     uint64_t last = a.addr + size - 1;

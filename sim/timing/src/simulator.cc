@@ -19,6 +19,10 @@ class TimingSimulator::Device final : public FunctionalDevice {
   explicit Device(vxsim::Processor& p) : p_(p) {}
   bool warp_active(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_active(warp); }
   bool warp_ready(uint32_t core, uint32_t warp) const override { return p_.core(core).warp_ready(warp); }
+  uint32_t warp_state(uint32_t core, uint32_t warp) const override {
+    const vxsim::Core& c = p_.core(core);
+    return (c.warp_active(warp) ? 1u : 0u) | (c.warp_ready(warp) ? 2u : 0u);
+  }
   ExecutedInstr step(uint32_t core, uint32_t warp) override { return p_.core(core).step(warp); }
   void check_deadlock() const override { p_.check_deadlock(); }
   void set_partitions(const std::vector<uint32_t>& first_cores) override {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 
+#include "vxsim/bits.h"
 #include "vxsim/error.h"
 #include "vxsim/host_pool.h"
 #include "vxsynth/common/error.h"
@@ -34,7 +35,9 @@ void apply(CoreCounters& c, const CycleDelta& d, uint64_t times) {
   c.ibuf_stalls += d.ibuf_stalls * times;
   c.scrb_stalls += d.scrb_stalls * times;
   c.opds_stalls += d.opds_stalls * times;
-  for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i] * times;
+  if (d.scrb_stalls != 0) {  // the classes are charged only in a scoreboard stall
+    for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i] * times;
+  }
   c.active_warp_cycles += d.active_warps * times;
 }
 
@@ -44,7 +47,9 @@ void add_once(CoreCounters& c, const CycleDelta& d) {
   c.ibuf_stalls += d.ibuf_stalls;
   c.scrb_stalls += d.scrb_stalls;
   c.opds_stalls += d.opds_stalls;
-  for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i];
+  if (d.scrb_stalls != 0) {  // the classes are charged only in a scoreboard stall
+    for (std::size_t i = 0; i < kNumScrbClasses; ++i) c.scrb[i] += d.scrb[i];
+  }
   c.active_warp_cycles += d.active_warps;
 }
 
@@ -77,7 +82,7 @@ struct Warp {
   bool fetch_blocked = false;   ///< a control instruction is in flight
   uint64_t mem_done = 0;        ///< last outstanding memory acknowledgement (fences wait for it)
   std::array<uint64_t, kNumRegs> reg_ready{};
-  std::array<UnitClass, kNumRegs> reg_unit{};
+  std::array<ScrbClass, kNumRegs> reg_class{};  ///< scoreboard class of each register's producer
 };
 
 /// A warp's instruction-buffer head as issue and next_event read it, in one cache line per warp.
@@ -106,6 +111,11 @@ struct TimingModel::Core {
   uint32_t nonempty = 0;       ///< bit w: warp w has an instruction buffered
   uint32_t full = 0;           ///< bit w: warp w's instruction buffer is full
   std::vector<Head> heads;     ///< per warp: its buffered head (valid while nonempty)
+  /// Bit w: warp w's head was decoded (ready_at) / its scoreboard clear (clear_at) at an earlier
+  /// tick. Both only become true as time grows and are cleared when the head changes (set_head),
+  /// so the issue scan tests only the heads that were not yet both.
+  uint32_t decoded = 0;
+  uint32_t clear = 0;
   /// Per warp: the cycle it may be scheduled again (kNever while a control instruction is in
   /// flight), i.e. Warp::fetch_blocked ? never : Warp::fetch_ready.
   std::vector<uint64_t> fetch_at;
@@ -195,18 +205,12 @@ void TimingModel::reset() {
 }
 
 void TimingModel::refresh_warp(Core& core, uint32_t w) {
-  uint32_t bit = 1u << w;
-  if (dev_.warp_active(core.id, w)) {
-    core.active_mask |= bit;
-  } else {
-    core.active_mask &= ~bit;
-  }
-  core.active_count = static_cast<uint32_t>(std::popcount(core.active_mask));
-  if (dev_.warp_ready(core.id, w)) {
-    core.ready_mask |= bit;
-  } else {
-    core.ready_mask &= ~bit;
-  }
+  const uint32_t bit = 1u << w;
+  const uint32_t state = dev_.warp_state(core.id, w);
+  const uint32_t was = core.active_mask;
+  core.active_mask = (state & 1u) != 0 ? was | bit : was & ~bit;
+  if (core.active_mask != was) core.active_count = popcount32(core.active_mask);
+  core.ready_mask = (state & 2u) != 0 ? core.ready_mask | bit : core.ready_mask & ~bit;
 }
 
 void TimingModel::refresh_all() { refresh_cores(0, cfg_.total_cores()); }
@@ -230,12 +234,15 @@ void TimingModel::set_head(Core& core, uint32_t w) {
     h.wait_class[h.nwait++] = static_cast<uint8_t>(cls);
     h.clear_at = std::max(h.clear_at, at);
   };
-  for (uint32_t i = 0; i < s.nsrc; ++i) wait_for(warp.reg_ready[s.src[i]], scrb_class(warp.reg_unit[s.src[i]]));
-  if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], scrb_class(warp.reg_unit[s.dst]));
+  for (uint32_t i = 0; i < s.nsrc; ++i) wait_for(warp.reg_ready[s.src[i]], warp.reg_class[s.src[i]]);
+  if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], warp.reg_class[s.dst]);
   // A fence names no register (at most 3 sources and a destination otherwise: 4 entries).
   if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(warp.mem_done, ScrbClass::kLsu);
   const UnitGroup g = unit_group(s.unit);
   h.unit_free = &core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)];
+  const uint32_t bit = 1u << w;
+  core.decoded &= ~bit;
+  core.clear &= ~bit;
 }
 
 void TimingModel::sync_warp(Core& core, uint32_t w) {
@@ -270,7 +277,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   s.dst = (in.has_dst && !(in.dst.index == 0 && !in.dst.fp)) ? reg_id(in.dst) : kNoReg;
   s.nsrc = std::min<uint8_t>(in.num_src, 3);
   for (uint32_t i = 0; i < s.nsrc; ++i) s.src[i] = reg_id(in.src[i]);
-  s.lanes = static_cast<uint8_t>(std::popcount(in.active_mask));
+  s.lanes = static_cast<uint8_t>(popcount32(in.active_mask));
   s.fp_flops = in.fp_flops;
   s.tcu_uops = in.tcu_micro_ops;
   s.tcu_macs = in.tcu_macs;
@@ -400,7 +407,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
   core.unit_free[unit_block(w, g)][gi] = t + occupancy;
   if (s.dst != kNoReg) {
     warp.reg_ready[s.dst] = done + cfg_.commit_latency;
-    warp.reg_unit[s.dst] = s.unit;
+    warp.reg_class[s.dst] = scrb_class(s.unit);
   }
   if (s.control) {
     ++c.branches;
@@ -429,13 +436,21 @@ bool TimingModel::tick_core(Core& core) {
     // acknowledgements), unit group free. The first warp with all three from `start` upwards,
     // then wrapping around, issues.
     const uint32_t mine = core.nonempty & slot_mask_[slot];
-    uint32_t decoded = 0, clear = 0, unit_ok = 0;
-    for (uint32_t m = mine; m != 0; m &= m - 1) {
+    uint32_t dec = core.decoded, clr = core.clear;
+    for (uint32_t m = mine & ~(dec & clr); m != 0; m &= m - 1) {
       const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
       const Head& h = core.heads[w];
-      decoded |= static_cast<uint32_t>(h.ready_at <= t) << w;
-      clear |= static_cast<uint32_t>(h.clear_at <= t) << w;
-      unit_ok |= static_cast<uint32_t>(*h.unit_free <= t) << w;
+      dec |= static_cast<uint32_t>(h.ready_at <= t) << w;
+      clr |= static_cast<uint32_t>(h.clear_at <= t) << w;
+    }
+    core.decoded = dec;
+    core.clear = clr;
+    const uint32_t decoded = mine & dec;
+    const uint32_t clear = mine & clr;
+    uint32_t unit_ok = 0;  // of the heads decoded with a clear scoreboard only
+    for (uint32_t m = decoded & clear; m != 0; m &= m - 1) {
+      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
+      unit_ok |= static_cast<uint32_t>(*core.heads[w].unit_free <= t) << w;
     }
     const uint32_t can = decoded & clear & unit_ok;
     if (can != 0) {

@@ -142,6 +142,7 @@ class Cache final : public MemLevel {
   std::vector<uint64_t> wbuf_done_;  ///< write-buffer entries: cycle each is acknowledged
   std::vector<CacheCounters> ctr_;
   uint64_t stamp_ = 0;
+  std::size_t mru_ = 0;  ///< index in ways_ of the way hit or filled last (lookup tries it first)
   bool last_hit_ = false;
   uint64_t last_accept_ = 0;
 };

@@ -41,6 +41,11 @@ class FunctionalDevice {
   [[nodiscard]] virtual bool warp_active(uint32_t core, uint32_t warp) const = 0;
   /// The warp is active and not stalled (barrier, wspawn wait): it may execute its next instruction.
   [[nodiscard]] virtual bool warp_ready(uint32_t core, uint32_t warp) const = 0;
+  /// Both of the above in one call: bit 0 active, bit 1 ready (the timing model asks after every
+  /// step; one virtual call instead of two).
+  [[nodiscard]] virtual uint32_t warp_state(uint32_t core, uint32_t warp) const {
+    return (warp_active(core, warp) ? 1u : 0u) | (warp_ready(core, warp) ? 2u : 0u);
+  }
   /// Executes the warp's next instruction and describes it. Throws vxsim::SimError on a
   /// simulated-program fault.
   virtual ExecutedInstr step(uint32_t core, uint32_t warp) = 0;
