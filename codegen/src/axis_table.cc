@@ -20,7 +20,8 @@ using nlohmann::json;
 using M = core::MetricId;
 using Reasons = std::vector<std::string>;
 
-constexpr detail::Names<LaneMap, 2> kLaneMaps{{{LaneMap::kContiguous, "contiguous"}, {LaneMap::kStrided, "strided"}}};
+constexpr detail::Names<LaneMap, 3> kLaneMaps{
+    {{LaneMap::kContiguous, "contiguous"}, {LaneMap::kStrided, "strided"}, {LaneMap::kElement, "element"}}};
 constexpr detail::Names<Boundary, 3> kBoundaries{
     {{Boundary::kGuard, "guard"}, {Boundary::kClamp, "clamp"}, {Boundary::kExact, "exact"}}};
 constexpr detail::Names<Epilogue, 2> kEpilogues{{{Epilogue::kFused, "fused"}, {Epilogue::kSeparate, "separate"}}};
@@ -198,11 +199,21 @@ constexpr AxisPrior kReadOncePriors[] = {
 // ---------------------------------------------------------------- lane_map
 json lane_map_json(const Axes& a) { return detail::name_of(kLaneMaps, a.lane_map); }
 void lane_map_read(const json& v, std::string_view w, Axes& a) { a.lane_map = parse(kLaneMaps, v, w); }
+void lane_map_check(const DesignPoint& p, Reasons& out) {
+  if (p.axes.lane_map == LaneMap::kElement && cuda_fill_vectors(p) == std::array<uint32_t, 2>{1, 1})
+    out.emplace_back("element renders as contiguous here (no 16-byte vector fill of either operand)");
+}
+// One place along strided < element < contiguous; where element is not valid, the second variant
+// moves between contiguous and strided directly.
 bool lane_map_step(Axes& a, bool f) {
+  return cycle(a.lane_map, {LaneMap::kStrided, LaneMap::kElement, LaneMap::kContiguous}, f);
+}
+bool lane_map_step_over_element(Axes& a, bool f) {
+  if (a.lane_map == LaneMap::kElement) return false;
   const auto want = f ? LaneMap::kContiguous : LaneMap::kStrided;
   return a.lane_map != want ? (a.lane_map = want, true) : false;
 }
-constexpr AxisStepFn kLaneMapSteps[] = {lane_map_step};
+constexpr AxisStepFn kLaneMapSteps[] = {lane_map_step, lane_map_step_over_element};
 constexpr AxisPrior kLaneMapPriors[] = {
     {std::nullopt, M::kCoalescing, +0.16,
      "§4.3: staging/lane-mapping traffic magnitude 0.16; reverse lowers coalescing (§4.4 r8)"},
@@ -401,10 +412,13 @@ const std::array<AxisInfo, kNumAxes> kAxisTable{{
      "l1_hit_rate up, coalescing down (opposite of smem_stage)", "__ldg vs __ldcg cache policy",
      "plain cached loads (Vortex has no cache hints)", "emit_device_helpers (VXS_LD)", false, read_once_json,
      read_once_read, none, read_once_check, kReadOnceSteps, kReadOncePriors},
-    {AxisId::kLaneMap, "lane_map", "lane-contiguous mapping", "lane_map", "lane_map: contiguous | strided",
-     "contiguous: adjacent lanes read/write adjacent addresses; strided: the reverse, lowering coalescing",
-     "coalescing (either direction)", "index math", "same index math", "emit_gemm_body (fill and output indices)",
-     false, lane_map_json, lane_map_read, none, none, kLaneMapSteps, kLaneMapPriors},
+    {AxisId::kLaneMap, "lane_map", "lane-contiguous mapping", "lane_map", "lane_map: strided | element | contiguous",
+     "contiguous: adjacent lanes read/write adjacent addresses (CUDA tensor-core fills: 16-byte vectors where "
+     "aligned); element: the same, one element per lane and load; strided: the reverse, lowering coalescing",
+     "coalescing (either direction)", "index math; contiguous: 16-byte vector fills (tensor core)",
+     "same index math, element loads (lane-contiguous mapping replaces vectorised loads, paper §3.3)",
+     "emit_gemm_body (fill and output indices), plan_vectors", false, lane_map_json, lane_map_read, none,
+     lane_map_check, kLaneMapSteps, kLaneMapPriors},
     {AxisId::kTensorCore, "tensor_core", "tensor-core lowering", "tensor_core.enabled, tensor_core.shape",
      "tensor_core.enabled (= engine class), tensor_core.shape: m16n16k8 (tf32) | m16n16k16 | m32n8k16 | m8n32k16 "
      "(bf16)",

@@ -21,6 +21,29 @@ bool pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
+std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p) {
+  if (!p.axes.tensor_core.enabled || !translation_info(p.cuda_translation).vector_fills) return {1, 1};
+  const auto& op = p.fixed.op;
+  const int64_t vec = p.fixed.path == check::PrecisionPath::kBf16 ? 8 : 4;  // bf16 or fp32 in global memory
+  const GemmView g = gemm_view(op);
+  const bool bmm = op.family == check::OpFamily::kBmm;
+  const int64_t sa = bmm ? op.a_stride() : 0, sb = bmm ? op.b_stride() : 0;
+  std::array<uint32_t, 2> v{1, 1};
+  if (g.k % vec == 0 && sa % vec == 0) v[0] = static_cast<uint32_t>(vec);
+  switch (op.family) {
+    case check::OpFamily::kLinear:
+      if (g.k % vec == 0) v[1] = static_cast<uint32_t>(vec);
+      break;
+    case check::OpFamily::kMatmul:
+    case check::OpFamily::kBmm:
+      if (g.n % vec == 0 && sb % vec == 0) v[1] = static_cast<uint32_t>(vec);
+      break;
+    case check::OpFamily::kConv1d:
+    case check::OpFamily::kConv2d: break;  // im2col gather: element fills
+  }
+  return v;
+}
+
 GemmView gemm_view(const check::OpSpec& op) {
   if (op.is_conv()) {
     const auto& c = op.conv;
@@ -353,6 +376,7 @@ std::string slug(const DesignPoint& p) {
   if (a.prefetch) s += "_pf";
   if (a.read_once) s += "_ro";
   if (a.lane_map == LaneMap::kStrided) s += "_strided";
+  if (a.lane_map == LaneMap::kElement) s += "_element";
   if (a.split_k > 1) s += fmt::format("_sk{}", a.split_k);
   if (a.warp_rows) s += fmt::format("_wr{}", a.warp_rows);
   if (a.fused_act == Epilogue::kSeparate) s += "_sepepi";

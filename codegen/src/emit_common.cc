@@ -14,28 +14,13 @@ namespace vxsynth::codegen::detail {
 
 namespace {
 
-/// Elements per 16-byte vector fill of A and B on CUDA: only where the operand is contiguous along
-/// the tile's fast dimension and every row starts 16-byte aligned (extent and batch stride
-/// multiples of the vector); else 1 (element fills). Vortex has no 16-byte loads: always 1.
+/// Elements per fill of A and B: 16-byte vectors on CUDA under lane_map contiguous
+/// (cuda_fill_vectors); Vortex has no 16-byte loads: always 1.
 void plan_vectors(Plan& pl) {
-  const DesignPoint& p = *pl.p;
-  if (pl.dialect != Dialect::kCuda || p.axes.lane_map != LaneMap::kContiguous || !pl.tr->vector_fills) return;
-  const int64_t vec = pl.bf16 ? 8 : 4;  // global elements are bf16 or fp32 (a TF32 reference at FP16 too)
-  const auto& op = p.fixed.op;
-  const bool bmm = op.family == check::OpFamily::kBmm;
-  const int64_t sa = bmm ? op.a_stride() : 0, sb = bmm ? op.b_stride() : 0;
-  if (pl.g.k % vec == 0 && sa % vec == 0) pl.vec_a = static_cast<uint32_t>(vec);
-  switch (op.family) {
-    case check::OpFamily::kLinear:
-      if (pl.g.k % vec == 0) pl.vec_b = static_cast<uint32_t>(vec);
-      break;
-    case check::OpFamily::kMatmul:
-    case check::OpFamily::kBmm:
-      if (pl.g.n % vec == 0 && sb % vec == 0) pl.vec_b = static_cast<uint32_t>(vec);
-      break;
-    case check::OpFamily::kConv1d:
-    case check::OpFamily::kConv2d: break;  // im2col gather: element fills
-  }
+  if (pl.dialect != Dialect::kCuda || pl.p->axes.lane_map != LaneMap::kContiguous) return;
+  const auto v = cuda_fill_vectors(*pl.p);
+  pl.vec_a = v[0];
+  pl.vec_b = v[1];
 }
 
 /// Fragment shape, warp grid, padding, stages and vector fills of the tensor-core strategy.
@@ -336,7 +321,7 @@ void emit_device_helpers(CodeWriter& w, const Plan& pl) {
 
 namespace {
 
-bool contiguous(const Plan& pl) { return pl.p->axes.lane_map == LaneMap::kContiguous; }
+bool contiguous(const Plan& pl) { return lanes_adjacent(pl.p->axes.lane_map); }
 
 /// Vortex: `#pragma GCC unroll count` before a loop that indexes a register array (acc, av, bv, pa,
 /// pb). GCC -O3 keeps an array indexed by a loop variable in memory (sp-relative loads and stores

@@ -70,7 +70,7 @@ enum class VecMove { kNone, kSync, kAsync };
 /// Element fill of one operand (one element per thread and step; axis lane_map orders them).
 void emit_element_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const std::string& stage,
                        const std::string& k0, Move mv) {
-  const bool fast_col = pl.p->axes.lane_map == LaneMap::kContiguous;
+  const bool fast_col = lanes_adjacent(pl.p->axes.lane_map);
   const std::string reg = fmt::format("p{}[i]", o.id);
   const std::string slot = fmt::format("{}[{}][r][c]", o.tile, stage);
   const std::string load = to_tile(pl, fmt::format("vxs_load_{}({}, d, z, {})", o.id, o.ptr, coords(o, k0)));
@@ -270,7 +270,7 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
 }
 
 void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
-  const bool c = pl.p->axes.lane_map == LaneMap::kContiguous;
+  const bool c = lanes_adjacent(pl.p->axes.lane_map);
   w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
   w.open("for (int i = 0; i < WTM; ++i)");
   w.open("for (int j = 0; j < WTN; ++j)");

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "test_points.h"
 #include "vxsynth/codegen/toolchain.h"
@@ -124,6 +125,53 @@ TEST_P(VortexKernelCompiles, WithTheSdkToolchain) {
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
+}
+
+// lane_map element: the tensor-core CUDA fills of contiguous become one element per lane and load
+// (what the Vortex side does anyway); it is a valid value only where contiguous has vector fills.
+TEST(Emit, LaneMapElementDropsTheCudaVectorFillsOnly) {
+  DesignPoint tc = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kTf32);
+  ASSERT_EQ(tc.axes.lane_map, LaneMap::kContiguous);
+  EXPECT_EQ(cuda_fill_vectors(tc), (std::array<uint32_t, 2>{4, 4}));
+  const std::string vector_cu = emit_cuda(tc).file(kCudaFileName).text;
+  EXPECT_NE(vector_cu.find("vxs_fill16"), std::string::npos);
+  std::string why;
+  const auto element = step_axis(tc, AxisId::kLaneMap, /*forward=*/false, tc.fixed, &why);
+  ASSERT_TRUE(element.has_value()) << why;
+  EXPECT_EQ(element->axes.lane_map, LaneMap::kElement);
+  const std::string element_cu = emit_cuda(*element).file(kCudaFileName).text;
+  EXPECT_EQ(element_cu.find("vxs_fill16"), std::string::npos);
+  EXPECT_EQ(element_cu.find("VEC_A"), std::string::npos);
+  // The Vortex kernel is the same code; only the comments naming the axis value differ.
+  const auto code = [](const DesignPoint& p) {
+    std::string out;
+    std::istringstream lines(emit_vortex(p).file("kernel.cpp").text);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("lane_map") == std::string::npos) out += line + "\n";
+    return out;
+  };
+  EXPECT_EQ(code(*element), code(tc));
+  const auto strided = step_axis(*element, AxisId::kLaneMap, /*forward=*/false, tc.fixed, &why);
+  ASSERT_TRUE(strided.has_value()) << why;
+  EXPECT_EQ(strided->axes.lane_map, LaneMap::kStrided);
+
+  // A convolution gathers its input (im2col): only the weights have vector fills.
+  FixedProperties conv = testing_points::small_fixed(check::OpFamily::kConv1d, check::PrecisionPath::kTf32);
+  conv.op.conv.c = 8;  // GEMM K = C·S = 40, a multiple of the 4-float vector
+  EXPECT_EQ(cuda_fill_vectors(seed_design_point(conv)), (std::array<uint32_t, 2>{4, 1}));
+
+  // SIMT has no vector fills: element is rejected and the reverse step goes straight to strided.
+  DesignPoint simt = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kFp32);
+  EXPECT_EQ(cuda_fill_vectors(simt), (std::array<uint32_t, 2>{1, 1}));
+  const auto reversed = step_axis(simt, AxisId::kLaneMap, /*forward=*/false, simt.fixed, &why);
+  ASSERT_TRUE(reversed.has_value()) << why;
+  EXPECT_EQ(reversed->axes.lane_map, LaneMap::kStrided);
+  const auto forward = step_axis(*reversed, AxisId::kLaneMap, /*forward=*/true, simt.fixed, &why);
+  ASSERT_TRUE(forward.has_value()) << why;
+  EXPECT_EQ(forward->axes.lane_map, LaneMap::kContiguous);
+  simt.axes.lane_map = LaneMap::kElement;
+  EXPECT_NE(validation_errors(simt).find("lane_map: element renders as contiguous"), std::string::npos)
+      << validation_errors(simt);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFamiliesAndPaths, VortexKernelCompiles, ::testing::ValuesIn(testing_points::all_cases()),

@@ -1,6 +1,7 @@
 #pragma once
 // Design points used by the codegen tests: one small shape per op family, each precision path,
 // the seed and three axis variants.
+#include <array>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -87,9 +88,10 @@ inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath p
     v1.axes.lane_map = LaneMap::kStrided;
     v1.axes.boundary = Boundary::kClamp;
     v1.axes.prefetch = true;
-    // 2: split-K 2, generic K
+    // 2: split-K 2, generic K, element fills where contiguous would fill 16-byte vectors
     v2.axes.split_k = 2;
     v2.axes.k_range = KRange::kGeneric;
+    if (cuda_fill_vectors(v2) != std::array<uint32_t, 2>{1, 1}) v2.axes.lane_map = LaneMap::kElement;
     // 3: another fragment shape (bf16) or a smaller tile (tf32)
     if (path == check::PrecisionPath::kBf16) {
       v3.axes.tensor_core.shape = FragShape::kM32N8K16;

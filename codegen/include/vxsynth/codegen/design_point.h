@@ -51,11 +51,17 @@ struct VortexTarget {
   uint32_t local_mem_bytes = 16384;  ///< LMEM_LOG_SIZE = 14: 16 KiB per core (docs/vortex.md §3.1)
 };
 
-/// Lane-contiguous mapping (axis lane_map).
+/// Lane-contiguous mapping (axis lane_map). Order of the axis: strided < element < contiguous.
 enum class LaneMap : uint8_t {
-  kContiguous,  ///< adjacent lanes touch adjacent addresses (fills and outputs)
+  kContiguous,  ///< adjacent lanes touch adjacent addresses (fills and outputs); the CUDA tensor-core
+                ///< fills of aligned operands as 16-byte vectors (paper §3.3: lane-contiguous
+                ///< mapping replaces vectorised loads; cuda_fill_vectors)
   kStrided,     ///< the axis applied in reverse: adjacent lanes are a micro-tile/tile row apart
+  kElement,     ///< adjacent lanes touch adjacent addresses, one element per lane and load on both
+                ///< sides (valid only where contiguous has 16-byte vector fills)
 };
+/// Whether adjacent lanes touch adjacent addresses (contiguous and element).
+constexpr bool lanes_adjacent(LaneMap m) { return m != LaneMap::kStrided; }
 /// Boundary handling at tile edges (axis boundary).
 enum class Boundary : uint8_t {
   kGuard,  ///< predicated loads and stores (CUDA `if`; Vortex vx_vote_any + PRED/TMC asm)
@@ -219,6 +225,12 @@ struct GemmView {
 };
 /// GEMM view of `op`.
 [[nodiscard]] GemmView gemm_view(const check::OpSpec& op);
+
+/// Elements per CUDA tensor-core fill of A and B when lane_map is contiguous: 16-byte vectors (4
+/// fp32 or 8 bf16) where the translation has vector fills and the operand is contiguous along the
+/// tile's fast dimension with every row 16-byte aligned (extent and batch stride multiples of the
+/// vector); else 1. Convolution inputs are gathered (im2col): 1. SIMT paths and Vortex: 1, 1.
+[[nodiscard]] std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p);
 
 /// Fragment dimensions (m, n, k) of a CUDA shape.
 [[nodiscard]] std::array<uint32_t, 3> frag_dims(FragShape s);
