@@ -7,6 +7,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
+#include "vxsynth/refine/agent.h"
 #include "vxsynth/refine/backends.h"
 
 namespace vxsynth::refine {
@@ -55,6 +56,7 @@ std::map<std::string, std::string> common_tool_versions(const fs::path& sdk_dir,
   }
   v["vxsynth"] = "0.1.0";
   v[codegen::kGeneratorVersionKey] = std::to_string(codegen::kGeneratorVersion);
+  v[kBuiltinAgentVersionKey] = std::to_string(kBuiltinAgentVersion);
   return v;
 }
 

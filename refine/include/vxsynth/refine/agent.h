@@ -27,6 +27,15 @@
 
 namespace vxsynth::refine {
 
+/// Version of the built-in agent's choices. Raise it by one whenever a change to the axis table (a
+/// value, a step, a prior) or to BuiltinAgent's search rule alters a proposal for some record. Every
+/// revision records it (`tool_versions["vxsynth-agent"]`; a record without the key was made by
+/// version 1), and refine/tests/agent_replay_test.cc replays the records of the current version
+/// (which change each version covers: docs/reconstruct.md "Agent versions").
+inline constexpr int kBuiltinAgentVersion = 2;
+/// Key of the built-in agent's version in a revision's `tool_versions`.
+inline constexpr const char* kBuiltinAgentVersionKey = "vxsynth-agent";
+
 /// Operator family used to key the learned response map (paper Fig. 4 panels).
 enum class OpFamily : uint8_t { kLinear, kMatmul, kConv1d, kConv2d };
 [[nodiscard]] OpFamily op_family(core::OpKind op);
