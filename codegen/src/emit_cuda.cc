@@ -282,6 +282,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   // without them includes none of it.
   const bool tc_runtime = pl.tc && (pl.tf32 || pl.tr->async_copies || pl.tr->vector_fills);
   if (tc_runtime) w.pp("#include \"vxs_tc.cuh\"");
+  if (pl.tc) w.pp("#include \"vxs_wmma.cuh\"");  // fragment loads/stores from shared memory
   w.blank();
   w.pp(fmt::format("#define VXS_DIMS {}  // the profiled shape", detail::dims_initializer(p.fixed.op)));
   w.blank();
@@ -297,6 +298,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   c.files.push_back(detail::runtime_source("vxs_dims.h"));
   c.files.push_back(detail::runtime_source("vxs_cuda.cuh"));
   if (tc_runtime) c.files.push_back(detail::runtime_source("vxs_tc.cuh"));
+  if (pl.tc) c.files.push_back(detail::runtime_source("vxs_wmma.cuh"));
   return c;
 }
 

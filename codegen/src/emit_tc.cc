@@ -186,12 +186,15 @@ void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
   const bool c = cuda(pl);
   const std::string b_at = pl.b_k_contiguous ? fmt::format("&Bs[{}][(wn * WTN + j) * FN][kk]", s)
                                              : fmt::format("&Bs[{}][kk][(wn * WTN + j) * FN]", s);
-  const std::string b_load =
-      (!c && pl.b_k_contiguous) ? "vxs_ctx::load_matrix_sync<vortex::tensor::col_major>" : ns(pl) + "::load_matrix_sync";
+  // CUDA: vxs_wmma.cuh's shared-memory fragment loads (nvcc leaves TF32/BF16 wmma.load generic).
+  const std::string a_load = c ? "vxs_load_shared" : "vxs_ctx::load_matrix_sync";
+  const std::string b_load = c ? "vxs_load_shared"
+                               : (pl.b_k_contiguous ? "vxs_ctx::load_matrix_sync<vortex::tensor::col_major>"
+                                                    : "vxs_ctx::load_matrix_sync");
   w.open("for (int kk = 0; kk < BK; kk += FK)");
   emit_fragments(w, pl);
   w.open("for (int i = 0; i < WTM; ++i)");
-  w.line("{}::load_matrix_sync(fa[i], &As[{}][(wm * WTM + i) * FM][kk], LDA);", ns(pl), s);
+  w.line("{}(fa[i], &As[{}][(wm * WTM + i) * FM][kk], LDA);", a_load, s);
   if (c && pl.tf32) w.line("vxs_round_tf32(fa[i]);");
   w.close();
   w.open("for (int j = 0; j < WTN; ++j)");
@@ -276,7 +279,7 @@ void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
   w.open("for (int j = 0; j < WTN; ++j)");
   w.line("float* at = &Cs[(wm * WTM + i) * FM][(wn * WTN + j) * FN];");
   if (cuda(pl)) {
-    w.line("wmma::store_matrix_sync(at, acc[i][j], BN, wmma::mem_row_major);");
+    w.line("vxs_store_shared(at, acc[i][j], BN);  // wmma::store_matrix_sync, row-major, .shared");
   } else {
     w.line("vxs_ctx::store_matrix_sync(at, acc[i][j], BN);");
   }

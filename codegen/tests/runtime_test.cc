@@ -51,8 +51,10 @@ TEST(Runtime, CandidatesCarryVerbatimCopiesOfTheFixedFiles) {
     }
     if (tc.point.axes.tensor_core.enabled) {
       EXPECT_EQ(cu.file("vxs_tc.cuh").text, slurp(kRuntime / "cuda/vxs_tc.cuh")) << tc.name;
+      EXPECT_EQ(cu.file("vxs_wmma.cuh").text, slurp(kRuntime / "cuda/vxs_wmma.cuh")) << tc.name;
     } else {
       EXPECT_THROW((void)cu.file("vxs_tc.cuh"), Error) << tc.name << ": SIMT candidates do not carry vxs_tc.cuh";
+      EXPECT_THROW((void)cu.file("vxs_wmma.cuh"), Error) << tc.name << ": SIMT candidates do not carry vxs_wmma.cuh";
     }
     expect_self_contained(vx, tc.name);
     expect_self_contained(cu, tc.name);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -134,38 +135,84 @@ std::vector<Case> one_per_strategy() {
   return out;
 }
 
+/// PTX of `p`'s CUDA candidate (device code only: -cubin runs cicc and ptxas for sm_90, half the
+/// time of -c; the host side is what CudaCompiles builds). Empty after a failed ASSERT.
+std::string candidate_ptx(const DesignPoint& p, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("vxsynth_literal_" + std::to_string(::getpid())) / name;
+  fs::create_directories(dir / "keep");
+  write_candidate(dir, emit_cuda(p));
+  const ProcessResult r = run_process({find_nvcc()->string(), "-arch=sm_90", "-std=c++17", "-O2", "-cubin", "--keep",
+                                       "--keep-dir", (dir / "keep").string(), kCudaFileName, "-o", "candidate.cubin"},
+                                      {300, dir});
+  EXPECT_TRUE(r.ok()) << r.command << "\n" << r.output;
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+  std::string ptx;
+  for (const auto& e : fs::directory_iterator(dir / "keep"))
+    if (e.path().extension() == ".ptx") ptx += read_file(e.path());
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return ptx;
+}
+
+/// The wmma lines of `ptx`, one per line.
+std::string wmma_lines(const std::string& ptx) {
+  std::string wmma;
+  for (size_t at = ptx.find("wmma."); at != std::string::npos; at = ptx.find("wmma.", at + 1))
+    wmma += ptx.substr(at, ptx.find('\n', at) - at) + "\n";
+  return wmma;
+}
+
+/// Every wmma.load / wmma.store of a tensor-core candidate names the shared state space: the
+/// generic form compiles to LD.E / ST.E, which ncu counts as global loads (vxs_wmma.cuh).
+void expect_shared_fragments(const std::string& wmma, const std::string& name) {
+  std::istringstream lines(wmma);
+  int accesses = 0;
+  for (std::string l; std::getline(lines, l);) {
+    if (!l.starts_with("wmma.load") && !l.starts_with("wmma.store")) continue;
+    ++accesses;
+    EXPECT_NE(l.find(".shared."), std::string::npos) << name << ": generic fragment access: " << l;
+  }
+  EXPECT_GT(accesses, 0) << name << ": no wmma.load/store in\n" << wmma;
+}
+
 class VortexLiteralCompiles : public ::testing::TestWithParam<Case> {};
 
 TEST_P(VortexLiteralCompiles, WithNvccForSm90AndItsPtxHasNoneOfIt) {
   if (!find_nvcc()) GTEST_SKIP() << "nvcc not found (/usr/local/cuda/bin/nvcc or $NVCC)";
   const Case& c = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("vxsynth_literal_" + std::to_string(::getpid())) / c.name;
-  fs::create_directories(dir / "keep");
-  write_candidate(dir, emit_cuda(c.point));
-  // Device code only (-cubin: cicc and ptxas for sm_90, half the time of -c); the host side is the
-  // launch code of the native translation, which CudaCompiles builds.
-  const ProcessResult r = run_process({find_nvcc()->string(), "-arch=sm_90", "-std=c++17", "-O2", "-cubin", "--keep",
-                                       "--keep-dir", (dir / "keep").string(), kCudaFileName, "-o", "candidate.cubin"},
-                                      {300, dir});
-  ASSERT_TRUE(r.ok()) << r.command << "\n" << r.output;
-  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
-  std::string ptx;
-  for (const auto& e : fs::directory_iterator(dir / "keep"))
-    if (e.path().extension() == ".ptx") ptx += read_file(e.path());
+  const std::string ptx = candidate_ptx(c.point, c.name);
   ASSERT_FALSE(ptx.empty()) << "nvcc --keep left no .ptx";
   Candidate as_ptx;
   as_ptx.files.push_back({"candidate.ptx", ptx});
   EXPECT_EQ(forbidden_in(as_ptx, kForbiddenPtx), std::vector<std::string>{}) << c.name;
+  const std::string wmma = wmma_lines(ptx);
   if (cuda_path(c.point) == check::PrecisionPath::kTf32Fp16) {  // FP16 fragments (PTX ISA: wmma.load .f16)
-    std::string wmma;
-    for (size_t at = ptx.find("wmma."); at != std::string::npos; at = ptx.find("wmma.", at + 1))
-      wmma += ptx.substr(at, ptx.find('\n', at) - at) + "\n";
     EXPECT_NE(wmma.find("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16"), std::string::npos) << wmma;
     EXPECT_NE(wmma.find("wmma.mma.sync.aligned.row."), std::string::npos) << wmma;
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
+  if (c.point.axes.tensor_core.enabled) expect_shared_fragments(wmma, c.name);
 }
+
+/// The native translation of the same tensor-core points: TF32 and BF16 fragments too.
+std::vector<Case> tensor_core_seeds() {
+  std::vector<Case> out;
+  for (const Case& c : testing_points::all_cases())
+    if (c.point.axes.tensor_core.enabled && c.name.ends_with("_seed")) out.push_back(c);
+  return out;
+}
+
+class NativeFragments : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NativeFragments, LoadAndStoreThroughSharedMemory) {
+  if (!find_nvcc()) GTEST_SKIP() << "nvcc not found (/usr/local/cuda/bin/nvcc or $NVCC)";
+  const Case& c = GetParam();
+  const std::string ptx = candidate_ptx(c.point, "native_" + c.name);
+  ASSERT_FALSE(ptx.empty()) << "nvcc --keep left no .ptx";
+  expect_shared_fragments(wmma_lines(ptx), c.name);
+}
+
+INSTANTIATE_TEST_SUITE_P(FamilyPath, NativeFragments, ::testing::ValuesIn(tensor_core_seeds()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(FamilyPathStrategy, VortexLiteralCompiles, ::testing::ValuesIn(one_per_strategy()),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
