@@ -324,8 +324,9 @@ TEST(ReportOrder, BothOrdersOverTheCommittedSuite) {
 }
 
 // The literal translation (paper §4.5) over the committed suite's eleven kernels both orders built:
-// coalescing is nearer the reference Vortex-first (element fills, as the implicit-GEMM references
-// load), DRAM bandwidth within 0.02 — the opposite of the paper's direction (docs/report.md).
+// coalescing is farther from the reference Vortex-first (the paper's direction: π0 k4/k5's TMA-fed
+// references are matched by cp.async, not by element loads), DRAM bandwidth within 0.02
+// (docs/report.md "Fig. 6a").
 TEST(ReportOrder, LiteralVortexFirstOverTheCommittedSuite) {
   const fs::path src = VXSYNTH_SOURCE_DIR;
   const auto m = order_means(
@@ -333,8 +334,8 @@ TEST(ReportOrder, LiteralVortexFirstOverTheCommittedSuite) {
        {Workflow::kVortexFirst, src / "data/evidence/h200/vortex-first-literal-suite-2026-12-02"}},
       {"act-k2", "act-k3", "act-k4", "act-k5", "diffusion_policy-k8", "diffusion_policy-k9", "diffusion_policy-k11",
        "pi0-k1", "pi0-k3", "pi0-k4", "pi0-k5"});
-  EXPECT_LT(mean_at(m, Workflow::kVortexFirst, core::MetricId::kCoalescing),
-            mean_at(m, Workflow::kCudaFirst, core::MetricId::kCoalescing) - 0.1);
+  EXPECT_GT(mean_at(m, Workflow::kVortexFirst, core::MetricId::kCoalescing),
+            mean_at(m, Workflow::kCudaFirst, core::MetricId::kCoalescing) + 0.05);
   EXPECT_LT(std::abs(mean_at(m, Workflow::kVortexFirst, core::MetricId::kDramBandwidth) -
                      mean_at(m, Workflow::kCudaFirst, core::MetricId::kDramBandwidth)),
             0.02);
