@@ -146,9 +146,10 @@ std::vector<Case> one_per_strategy() {
 }
 
 /// PTX of `p`'s CUDA candidate (device code only: -cubin runs cicc and ptxas for sm_90, half the
-/// time of -c; the host side is what CudaCompiles builds). Empty after a failed ASSERT.
+/// time of -c; the host side is what CudaCompiles builds). Empty when nvcc failed (a test failure
+/// is recorded with its command and output).
 std::string candidate_ptx(const DesignPoint& p, const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("vxsynth_literal_" + std::to_string(::getpid())) / name;
+  const fs::path dir = fs::temp_directory_path() / ("vxsynth_ptx_" + std::to_string(::getpid())) / name;
   fs::create_directories(dir / "keep");
   write_candidate(dir, emit_cuda(p));
   const ProcessResult r = run_process({find_nvcc()->string(), "-arch=sm_90", "-std=c++17", "-O2", "-cubin", "--keep",
