@@ -163,6 +163,25 @@ int64_t output_numel(const OpSpec& op) {
   return n;
 }
 
+namespace {
+
+// Batch stride of operand `index` of a bmm as the candidate must honour it: 0 when the trace shows
+// one matrix broadcast over the batch (torch.matmul's 2-D operand, or an expanded view with batch
+// stride 0, e.g. the shared key/value head of multi-query attention), else −1 (contiguous: any other
+// layout of the reference is the candidate's own choice, its traffic is the same). `rows`×`cols` are
+// the operand's matrix extents, which the trace must agree with.
+int64_t broadcast_batch_stride(const core::ReferenceContext& ctx, size_t index, int64_t rows, int64_t cols) {
+  if (ctx.operands.size() <= index) return -1;
+  const core::TensorDesc& t = ctx.operands[index];
+  const size_t rank = t.dims.size();
+  if (rank < 2 || t.dims[rank - 2] != rows || t.dims[rank - 1] != cols) return -1;
+  if (rank == 2) return 0;
+  if (rank == 3 && t.strides.size() == 3 && t.strides[0] == 0) return 0;
+  return -1;
+}
+
+}  // namespace
+
 OpSpec op_spec_from_context(const core::ReferenceContext& ctx) {
   OpSpec op;
   op.has_bias = ctx.has_bias;
@@ -183,7 +202,11 @@ OpSpec op_spec_from_context(const core::ReferenceContext& ctx) {
     if (!ctx.gemm) throw make_error("reference kernel '{}': GEMM op without a gemm shape", ctx.kernel_name);
     op.gemm = *ctx.gemm;
     if (op.family == OpFamily::kMatmul && op.gemm.batch > 1) op.family = OpFamily::kBmm;
-    if (op.family == OpFamily::kBmm) op.has_bias = false;
+    if (op.family == OpFamily::kBmm) {
+      op.has_bias = false;
+      op.a_batch_stride = broadcast_batch_stride(ctx, 0, op.gemm.m, op.gemm.k);
+      op.b_batch_stride = broadcast_batch_stride(ctx, 1, op.gemm.k, op.gemm.n);
+    }
   }
   op.validate();
   return op;

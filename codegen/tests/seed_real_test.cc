@@ -79,6 +79,34 @@ TEST(RealSeedOrigin, TileAndSplitKFromTheReferenceGeometry) {
   }
 }
 
+// π0's attention products (aten::matmul → aten::bmm over 8 heads) multiply by one key/value head
+// expanded over the batch (multi-query attention: B's batch stride is 0 in the trace). The seed
+// keeps that broadcast, so the candidates read one B as the reference does; A's head-interleaved
+// view is not a broadcast and stays contiguous.
+TEST(RealSeedOperands, BroadcastOperandOfTheTraceKeepsBatchStrideZero) {
+  const auto b = core::read_bundle(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200/pi0/bundle.json");
+  for (const char* id : {"k1", "k3"}) {
+    const auto& ctx = b.kernel(id).context;
+    ASSERT_EQ(ctx.operands.size(), 2u) << id;
+    ASSERT_EQ(ctx.operands[1].strides.at(0), 0) << id << ": the shipped trace's B is an expanded view";
+    const DesignPoint p = seed_design_point(ctx);
+    EXPECT_EQ(p.fixed.op.b_batch_stride, 0) << id;
+    EXPECT_EQ(p.fixed.op.a_batch_stride, -1) << id;
+    EXPECT_EQ(design_point_from_json(to_json(p)).fixed.op.b_batch_stride, 0) << id;
+  }
+  // Without the stride in the trace (a 3-D B with a real batch stride) the operand is contiguous.
+  core::ReferenceContext ctx = b.kernel("k3").context;
+  ctx.operands[1].strides[0] = ctx.gemm->k * ctx.gemm->n;
+  EXPECT_EQ(check::op_spec_from_context(ctx).b_batch_stride, -1);
+  // torch.matmul's 2-D right operand is broadcast too.
+  ctx.operands[1].dims = {ctx.gemm->k, ctx.gemm->n};
+  ctx.operands[1].strides = {ctx.gemm->n, 1};
+  EXPECT_EQ(check::op_spec_from_context(ctx).b_batch_stride, 0);
+  // An operand whose extents disagree with the GEMM shape says nothing about the batch.
+  ctx.operands[1].dims = {3, 5};
+  EXPECT_EQ(check::op_spec_from_context(ctx).b_batch_stride, -1);
+}
+
 INSTANTIATE_TEST_SUITE_P(H200, RealSeeds, ::testing::Values("act", "diffusion_policy", "pi0"));
 
 }  // namespace

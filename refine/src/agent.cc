@@ -111,7 +111,8 @@ std::map<std::string, double> expected_response(const std::map<std::string, doub
     if (e.axes.size() != 1 || e.axes[0].axis != step.axis || e.signature.empty()) continue;
     const RevisionEntry* parent = find_revision(history, e.parent);
     if (parent == nullptr || parent->signature.empty()) continue;
-    const double s = e.axes[0].direction == step.direction ? 1.0 : -1.0;
+    // A line-search jump of several steps counts as its per-step share.
+    const double s = (e.axes[0].direction == step.direction ? 1.0 : -1.0) / std::max(1, e.axes[0].steps);
     for (const auto& [key, value] : e.signature) {
       const auto id = core::metric_from_key(key);
       auto pit = parent->signature.find(key);

@@ -82,7 +82,7 @@ std::string axes_text(const RevisionEntry& e) {
   std::string axes;
   for (const auto& a : e.axes) {
     axes += axes.empty() ? "" : " + ";
-    axes += a.axis == kAgentFailureAxis ? std::string("agent failure") : a.axis + " " + a.direction;
+    axes += a.axis == kAgentFailureAxis ? std::string("agent failure") : step_text(a);
   }
   return axes;
 }

@@ -209,9 +209,17 @@ std::optional<RevisionStep> step_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string step_text(const AxisStep& s) {
+  return s.axis + " " + s.direction + (s.steps > 1 ? " x" + std::to_string(s.steps) : "");
+}
+
 json to_json(const RevisionEntry& e) {
   json axes = json::array();
-  for (const auto& a : e.axes) axes.push_back(json{{"axis", a.axis}, {"direction", a.direction}});
+  for (const auto& a : e.axes) {
+    json step{{"axis", a.axis}, {"direction", a.direction}};
+    if (a.steps > 1) step["steps"] = a.steps;
+    axes.push_back(std::move(step));
+  }
   json j{
       {"revision", e.revision},
       {"parent", e.parent},
@@ -255,6 +263,10 @@ RevisionEntry entry_from_json(const json& j, const std::string& where) {
     if (s.direction != "forward" && s.direction != "reverse")
       throw make_error("{}: axes: direction '{}' of axis '{}' must be forward|reverse", where,
                        s.direction, s.axis);
+    if (a.contains("steps")) {
+      s.steps = get_int(a, "steps", where + ": axes");
+      if (s.steps < 1) throw make_error("{}: axes: 'steps' of axis '{}' must be ≥ 1, is {}", where, s.axis, s.steps);
+    }
     e.axes.push_back(std::move(s));
   }
   e.target_metrics = get_string_list(j, "target_metrics", where);

@@ -1,13 +1,15 @@
-// The line-search agent's time model and line search on the committed H200 records
-// (data/evidence/h200/reconstruct-ncu-2026-11-30): the model's durations of the recorded
-// revisions against the durations ncu measured for them, and the split-K line search from the
-// ACT k4 record's retained split-K step.
+// The line-search agent's time model and line search on the committed H200 records: the model's
+// durations of the committed suite's revisions (data/suite/vx-robotics-h200, generator 8) against
+// the durations ncu measured for them, and the agent's lines from the diffusion_policy k2 seed (a
+// TF32 conv1d 7x slower than its reference at split_k 2) and the ACT k4 evidence run
+// (data/evidence/h200/reconstruct-ncu-2026-11-30).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -29,6 +31,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const fs::path kSession = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200/reconstruct-ncu-2026-11-30";
+const fs::path kSuite = fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200";
 
 // Fields of one ncu CSV line ("a","1,234",…): quotes stripped, thousands separators kept.
 std::vector<std::string> csv_fields(const std::string& line) {
@@ -47,7 +50,8 @@ double number(std::string s) {
   return std::stod(s);
 }
 
-// Sum of gpu__time_duration.sum over the launches of an ncu_raw.csv (header, units, launches).
+// The longest gpu__time_duration.sum among the launches of an ncu_raw.csv (header, units,
+// launches): the GEMM launch, which the model estimates.
 double measured_ns(const fs::path& csv) {
   std::ifstream f(csv);
   std::string line;
@@ -56,12 +60,12 @@ double measured_ns(const fs::path& csv) {
   const auto col = std::find(header.begin(), header.end(), "gpu__time_duration.sum") - header.begin();
   EXPECT_LT(static_cast<size_t>(col), header.size()) << csv;
   std::getline(f, line);  // units
-  double sum = 0;
+  double longest = 0;
   while (std::getline(f, line)) {
     const auto row = csv_fields(line);
-    if (row.size() == header.size()) sum += number(row[static_cast<size_t>(col)]);
+    if (row.size() == header.size()) longest = std::max(longest, number(row[static_cast<size_t>(col)]));
   }
-  return sum;
+  return longest;
 }
 
 struct Point {
@@ -69,45 +73,69 @@ struct Point {
   double measured = 0, predicted = 0;
 };
 
+// Every revision of the committed suite with an ncu CSV whose design is in the model's domain
+// (operands staged through shared memory by contiguous fills; the other fills are not modelled).
 std::vector<Point> recorded_points() {
   std::vector<Point> out;
-  for (const char* run : {"act-k4", "pi0-k1", "diffusion_policy-k2", "act-k5"}) {
-    const RecordRead rec = read_record(kSession / run / "record.jsonl", /*repair=*/false);
+  for (const auto& dir : fs::directory_iterator(kSuite)) {
+    if (!fs::exists(dir.path() / "record.jsonl")) continue;
+    const RecordRead rec = read_record(dir.path() / "record.jsonl", /*repair=*/false);
     for (const RevisionEntry& e : rec.entries) {
-      const fs::path csv = kSession / run / "work/revisions" / fmt::format("r{:04}", e.revision) / "cuda/ncu_raw.csv";
-      if (!fs::exists(csv)) continue;
+      const fs::path csv = dir.path() / "work/revisions" / fmt::format("r{:04}", e.revision) / "cuda/ncu_raw.csv";
+      if (!fs::exists(csv) || !e.design["axes"].value("smem_stage", false) ||
+          e.design["axes"].value("lane_map", "") != "contiguous")
+        continue;
       const auto est = estimate_time(e.design);
       if (!est) continue;
-      out.push_back({fmt::format("{} r{}", run, e.revision), measured_ns(csv), est->time_ns});
+      out.push_back({fmt::format("{} r{}", dir.path().filename().string(), e.revision), measured_ns(csv), est->time_ns});
     }
   }
   return out;
 }
 
-TEST(TimeModel, LogDurationsCorrelateWithNcuOverTheRecordedRevisions) {
+TEST(TimeModel, LogDurationsFollowNcuOverTheCommittedSuite) {
   const auto pts = recorded_points();
-  ASSERT_GE(pts.size(), 25u);
+  ASSERT_GE(pts.size(), 150u);
   double mx = 0, my = 0;
   for (const auto& p : pts) mx += std::log(p.measured), my += std::log(p.predicted);
   mx /= static_cast<double>(pts.size()), my /= static_cast<double>(pts.size());
-  double sxy = 0, sxx = 0, syy = 0;
+  double sxy = 0, sxx = 0, syy = 0, sq = 0, worst = 0;
+  std::string worst_what;
   for (const auto& p : pts) {
     const double x = std::log(p.measured) - mx, y = std::log(p.predicted) - my;
     sxy += x * y, sxx += x * x, syy += y * y;
+    const double err = std::log(p.predicted / p.measured);
+    sq += err * err;
+    if (std::fabs(err) > worst) worst = std::fabs(err), worst_what = p.what;
   }
-  EXPECT_GT(sxy / std::sqrt(sxx * syy), 0.9);
+  const double pearson = sxy / std::sqrt(sxx * syy), rms = std::exp(std::sqrt(sq / static_cast<double>(pts.size())));
+  std::cout << "  " << pts.size() << " revisions: Pearson " << pearson << " of log durations, rms error x" << rms
+            << ", worst " << worst_what << " x" << std::exp(worst) << "\n";
+  EXPECT_GT(pearson, 0.95);
+  EXPECT_LT(rms, 1.5);
 }
 
-TEST(TimeModel, SplitKRanksLikeNcuOnActK4) {
-  // ACT k4 r0 (64×64 tile, 16 blocks) ran 60.2 us, r2 (32×32) 36.4 us, r4 (split_k 4) 15.8 us.
-  const RecordRead rec = read_record(kSession / "act-k4/record.jsonl", /*repair=*/false);
+TEST(TimeModel, SplitKRanksLikeNcuOnDiffusionPolicyK2) {
+  // diffusion_policy k2 (conv1d, N·Q = 4): r2 (split_k 1) ran 565 us, r0 (split_k 2) 281 us.
+  const RecordRead rec = read_record(kSuite / "diffusion_policy-k2/record.jsonl", /*repair=*/false);
   const auto t0 = estimate_time(rec.entries[0].design), t2 = estimate_time(rec.entries[2].design);
-  const auto t4 = estimate_time(rec.entries[4].design);
-  ASSERT_TRUE(t0 && t2 && t4);
-  EXPECT_GT(t0->time_ns, t2->time_ns);
-  EXPECT_GT(t2->time_ns, t4->time_ns);
-  EXPECT_GT(t4->blocks, t2->blocks);
-  EXPECT_GT(t4->dram_bytes, t2->dram_bytes);  // the split-K workspace
+  ASSERT_TRUE(t0 && t2);
+  EXPECT_EQ(rec.entries[2].design["axes"]["split_k"], 1);
+  EXPECT_GT(t2->time_ns, 1.6 * t0->time_ns);
+  EXPECT_EQ(t0->blocks, 2 * t2->blocks);
+  EXPECT_GT(t0->dram_bytes, t2->dram_bytes);  // the second K slice's partial tile
+}
+
+TEST(TimeModel, BroadcastOperandIsReadOnce) {
+  // π0 k3 (bmm over 8 heads of one shared key head): one B instead of eight.
+  const RecordRead rec = read_record(kSuite / "pi0-k3/record.jsonl", /*repair=*/false);
+  json d = rec.entries[0].design;
+  ASSERT_EQ(d["fixed"]["op"]["b_batch_stride"], -1);
+  const auto dense = estimate_time(d);
+  d["fixed"]["op"]["b_batch_stride"] = 0;
+  const auto shared = estimate_time(d);
+  ASSERT_TRUE(dense && shared);
+  EXPECT_NEAR(dense->dram_bytes - shared->dram_bytes, 7.0 * 2.0 * 256 * 867, 1.0);
 }
 
 TEST(TimeModel, OperandTrafficFollowsTheBlockOrder) {
@@ -118,7 +146,7 @@ TEST(TimeModel, OperandTrafficFollowsTheBlockOrder) {
             {"axes", {{"tile", {{"m", 48}, {"n", 64}, {"k", 48}}}, {"split_k", 1}}}};
   const auto e = estimate_time(d);
   ASSERT_TRUE(e);
-  EXPECT_NEAR(e->dram_bytes, 2.0 * (816.0 * 2048 + 2048.0 * 16384), 1.0);
+  EXPECT_NEAR(e->dram_bytes, 2.0 * (816.0 * 2048 + 2048.0 * 16384) + 4.0 * 816 * 16384, 1.0);  // + fp32 results
   // Both operands above L2 (M = N = 16384): the walked one is re-read by every panel, so a larger
   // tile along the panel dimension moves fewer bytes.
   d["fixed"]["op"]["gemm"]["m"] = 16384;
@@ -143,15 +171,15 @@ TEST(TimeModel, ReferenceTimingFromTheBundleEntry) {
   EXPECT_FALSE(reference_timing(json::object()));
 }
 
-// The ACT k4 run up to its retained split_k 2 step (r3), then the agent's own proposals retained.
+// A recorded run up to revision `keep - 1`, and the agent's proposals from its retained design.
 class LineSearch : public ::testing::Test {
  protected:
-  void SetUp() override {
-    profile_ = json::parse(read_file(kSession / "act-k4/reference/profile.json"));
+  void load(const fs::path& run, size_t keep) {
+    profile_ = json::parse(read_file(run / "reference/profile.json"));
     ctx_ = core::context_from_json(profile_["entry"]["context"], "profile.json");
     ref_ = core::signature_from_json(profile_["signature"], "profile.json");
-    const RecordRead rec = read_record(kSession / "act-k4/record.jsonl", /*repair=*/false);
-    history_.assign(rec.entries.begin(), rec.entries.begin() + 4);
+    const RecordRead rec = read_record(run / "record.jsonl", /*repair=*/false);
+    history_.assign(rec.entries.begin(), rec.entries.begin() + static_cast<std::ptrdiff_t>(keep));
     space_ = make_codegen_space(ctx_);
   }
   Proposal propose(uint64_t seed) {
@@ -172,13 +200,15 @@ class LineSearch : public ::testing::Test {
     LineSearchAgent agent(*space_);
     return agent.propose(in);
   }
-  void retain(const Proposal& p) {
+  // Records `p` as revision history_.size(), a child of the retained revision.
+  void record(const Proposal& p, Decision decision) {
     RevisionEntry e = history_.back();
     e.parent = last_retained(history_)->revision;
     e.revision = static_cast<int>(history_.size());
     e.axes = p.axes;
     e.design = p.design;
-    e.decision = Decision::kRetain;
+    e.decision = decision;
+    e.delta_d = 0.01;
     history_.push_back(e);
   }
   json profile_;
@@ -188,34 +218,68 @@ class LineSearch : public ::testing::Test {
   std::unique_ptr<DesignSpace> space_;
 };
 
-TEST_F(LineSearch, ContinuesSplitKTwoFourEightAfterRetainedSteps) {
+TEST_F(LineSearch, JumpsAlongSplitKFromASevenTimesSlowerSeed) {
+  // diffusion_policy k2's seed: split_k 2, 281 us against the reference's 39.8 us. The built-in
+  // agent's single split_k steps never got past 2 (docs/suite.md); the line goes to split_k 8 at once.
+  load(kSuite / "diffusion_policy-k2", 1);
   ASSERT_EQ(history_.back().design["axes"]["split_k"], 2);
-  for (const int want : {4, 8, 16}) {
+  const Proposal p = propose(7);
+  ASSERT_FALSE(p.stop) << p.stop_reason;
+  ASSERT_TRUE(p.failure.empty()) << p.failure;
+  ASSERT_EQ(p.axes.size(), 1u) << p.rationale;
+  EXPECT_EQ(p.axes[0].axis, "split_k") << p.rationale;
+  EXPECT_EQ(p.axes[0].direction, "forward") << p.rationale;
+  EXPECT_GE(p.axes[0].steps, 2) << p.rationale;
+  EXPECT_EQ(p.design["axes"]["split_k"], 2 << p.axes[0].steps);
+  EXPECT_NE(p.rationale.find("time model predicts"), std::string::npos) << p.rationale;
+  EXPECT_FALSE(p.sources.empty());
+  // The jump is one revision; the record keeps its length and reads it back.
+  record(p, Decision::kRevert);
+  const RevisionEntry back = entry_from_json(to_json(history_.back()), "test");
+  EXPECT_EQ(back.axes, p.axes);
+  EXPECT_EQ(to_json(history_.back())["axes"][0]["steps"], p.axes[0].steps);
+}
+
+TEST_F(LineSearch, TriedLineIsNotProposedAgain) {
+  load(kSuite / "diffusion_policy-k2", 1);
+  const Proposal first = propose(7);
+  record(first, Decision::kRevert);
+  const Proposal p = propose(7);
+  ASSERT_FALSE(p.stop) << p.stop_reason;
+  ASSERT_FALSE(p.axes.empty());
+  EXPECT_FALSE(p.axes.size() == 1 && p.axes[0].axis == first.axes[0].axis &&
+               p.axes[0].direction == first.axes[0].direction)
+      << p.rationale;
+}
+
+TEST_F(LineSearch, AtTheReferenceTimeItLeavesTheMoveToTheBuiltinAgent) {
+  // diffusion_policy k8's retained r4 runs at the reference's time (21.2 us vs 21.1 us): no line is
+  // predicted to come 10 % closer, so the proposal is the built-in agent's (no "time model").
+  load(kSuite / "diffusion_policy-k8", 5);
+  ASSERT_EQ(last_retained(history_)->revision, 4);
+  const Proposal p = propose(7);
+  EXPECT_EQ(p.rationale.find("time model predicts"), std::string::npos) << p.rationale;
+}
+
+TEST_F(LineSearch, EveryCommittedSeedGetsAValidProposal) {
+  // From each seed of the committed suite: a proposal that the generator renders (printed: what the
+  // agent would do first on each shipped kernel).
+  for (const auto& dir : fs::directory_iterator(kSuite)) {
+    if (!fs::exists(dir.path() / "record.jsonl")) continue;
+    load(dir.path(), 1);
     const Proposal p = propose(7);
-    ASSERT_FALSE(p.stop) << p.stop_reason;
-    ASSERT_TRUE(p.failure.empty()) << p.failure;
-    ASSERT_EQ(p.axes, (std::vector<AxisStep>{{"split_k", "forward"}})) << p.rationale;
-    EXPECT_EQ(p.design["axes"]["split_k"], want);
-    EXPECT_NE(p.rationale.find("line search"), std::string::npos) << p.rationale;
-    retain(p);
+    ASSERT_TRUE(p.failure.empty()) << dir.path() << ": " << p.failure;
+    if (p.stop) {
+      std::cout << "  " << dir.path().filename().string() << ": stop: " << p.stop_reason << "\n";
+      continue;
+    }
+    EXPECT_FALSE(p.sources.empty()) << dir.path();
+    std::cout << "  " << dir.path().filename().string() << ": " << p.rationale.substr(0, 160) << "\n";
   }
 }
 
-TEST_F(LineSearch, TriedContinuationFallsBackToTheTimeModelOrBuiltin) {
-  // A reverted split_k 4 from r3: the line search must not repeat it.
-  RevisionEntry e = history_.back();
-  e.parent = 3;
-  e.revision = 4;
-  e.axes = {{"split_k", "forward"}};
-  e.decision = Decision::kRevert;
-  history_.push_back(e);
-  const Proposal p = propose(7);
-  ASSERT_FALSE(p.stop) << p.stop_reason;
-  EXPECT_NE(p.axes, (std::vector<AxisStep>{{"split_k", "forward"}})) << p.rationale;
-}
-
 TEST_F(LineSearch, DeterministicForASeed) {
-  history_.resize(3);  // from r2 (32×32 tile, split_k 1): the time model ranks the moves
+  load(kSession / "act-k4", 3);  // from r2 (32×32 tile, split_k 1): the time model ranks the lines
   const Proposal a = propose(11), b = propose(11);
   ASSERT_FALSE(a.stop) << a.stop_reason;
   EXPECT_EQ(a.axes, b.axes);

@@ -24,7 +24,7 @@ std::optional<double> value_of(const std::map<std::string, std::optional<double>
 std::string axes_text(const refine::RevisionEntry& e) {
   if (e.axes.empty()) return "seed";
   std::string s;
-  for (const refine::AxisStep& a : e.axes) s += (s.empty() ? "" : " + ") + a.axis + " " + a.direction;
+  for (const refine::AxisStep& a : e.axes) s += (s.empty() ? "" : " + ") + refine::step_text(a);
   return s;
 }
 

@@ -85,8 +85,9 @@ struct OperandInfo {
 /// Number of output elements.
 [[nodiscard]] int64_t output_numel(const OpSpec& op);
 
-/// Builds the OpSpec of a reference context (its op kind, shape and bias). Throws vxsynth::Error
-/// when the context has no shape for its op or the op is kOther.
+/// Builds the OpSpec of a reference context (its op kind, shape and bias; for bmm, a batch stride of
+/// 0 for an operand the trace shows broadcast over the batch: 2-D, or batch stride 0). Throws
+/// vxsynth::Error when the context has no shape for its op or the op is kOther.
 [[nodiscard]] OpSpec op_spec_from_context(const core::ReferenceContext& ctx);
 
 /// Human-readable one-line description, e.g. "linear M=64 N=32 K=48 +bias".

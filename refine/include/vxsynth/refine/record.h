@@ -44,8 +44,14 @@ enum class Decision : uint8_t { kSeed, kRetain, kRevert, kReject };
 struct AxisStep {
   std::string axis;
   std::string direction;
+  /// How many times the step was applied along the axis in this one revision (a line-search
+  /// jump, e.g. split_k 2 → 16 is 3 forward steps); 1 for a single step. The record writes
+  /// "steps" only when it is above 1.
+  int steps = 1;
   friend bool operator==(const AxisStep&, const AxisStep&) = default;
 };
+/// "split_k forward", or "split_k forward x3" for a jump of three steps.
+[[nodiscard]] std::string step_text(const AxisStep& s);
 
 /// Outcome of one output-equivalence check (docs/signature.md §4).
 struct CheckOutcome {
