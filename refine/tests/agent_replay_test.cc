@@ -99,14 +99,24 @@ bool replay(const std::vector<RevisionEntry>& record, size_t n, const core::Refe
   return true;
 }
 
+// The operator a record was built for differs from the one today's seeding reads from the same
+// reference context (a seed rule changed since, e.g. a bmm operand the trace shows broadcast now
+// keeps batch stride 0): codegen's space of that context holds none of the record's design points,
+// so its choices cannot be replayed.
+bool seeded_for_another_operator(const std::vector<RevisionEntry>& record, const core::ReferenceContext& ctx) {
+  return record.front().design["fixed"]["op"] != make_codegen_space(ctx)->seed_design()["fixed"]["op"];
+}
+
 // Records of the current version must be reproduced revision by revision; records of version 1
-// too, except where version 2 changed the choice (counted and printed).
+// too, except where version 2 changed the choice (counted and printed). Records seeded for another
+// operator than today's seed are listed and left out.
 TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
   const auto runs = builtin_runs();
   ASSERT_GE(runs.size(), 4u) << "no built-in-agent evidence under " << kEvidence << " or " << kSuites;
   const std::string current = std::to_string(kBuiltinAgentVersion);
   int replayed = 0;
   std::vector<std::string> changed;
+  std::vector<std::string> reseeded;
   for (const fs::path& run : runs) {
     SCOPED_TRACE(run.string());
     const RecordRead rec = read_record(run / "record.jsonl", /*repair=*/false);
@@ -117,6 +127,10 @@ TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
     const json profile = json::parse(read_file(profile_path));
     const core::ReferenceContext ctx = core::context_from_json(profile["entry"]["context"], profile_path.string());
     const core::Signature reference = core::signature_from_json(profile["signature"], profile_path.string());
+    if (seeded_for_another_operator(rec.entries, ctx)) {
+      reseeded.push_back(fs::relative(run, VXSYNTH_SOURCE_DIR).generic_string());
+      continue;
+    }
     for (size_t n = 1; n < rec.entries.size(); ++n) {
       SCOPED_TRACE(fmt::format("r{}", n));
       if (replay(rec.entries, n, ctx, profile["entry"], reference, run_json["seed"].get<uint64_t>(), version == "1"))
@@ -127,7 +141,10 @@ TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
   }
   std::cout << fmt::format("{} revisions reproduced; {} of version-1 records changed by lane_map element: {}\n",
                            replayed, changed.size(), fmt::join(changed, ", "));
+  std::cout << fmt::format("{} records seeded for another operator than today's seed, left out: {}\n",
+                           reseeded.size(), fmt::join(reseeded, ", "));
   EXPECT_GE(replayed, 20);
+  EXPECT_LT(reseeded.size(), runs.size() / 4) << "most records no longer match today's seed";
 }
 
 }  // namespace
