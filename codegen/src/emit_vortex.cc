@@ -39,6 +39,8 @@ DevType dev_type(const Plan& pl, const check::OperandInfo& info) {
   return DevType::kF32;
 }
 
+uint64_t dev_type_bytes(DevType t) { return t == DevType::kF32 ? 4 : 2; }
+
 const char* dev_type_name(DevType t) {
   switch (t) {
     case DevType::kF32: return "VXS_F32";
@@ -313,6 +315,14 @@ Candidate emit_vortex(const DesignPoint& p) {
     c.files.push_back(detail::runtime_source(f));
   }
   return c;
+}
+
+uint64_t vortex_operand_bytes(const DesignPoint& p) {
+  const Plan pl = detail::make_plan(p, Dialect::kVortex);
+  uint64_t bytes = 0;
+  for (const auto& o : check::operands(p.fixed.op))
+    bytes += static_cast<uint64_t>(o.numel()) * dev_type_bytes(dev_type(pl, o));
+  return bytes + static_cast<uint64_t>(check::output_numel(p.fixed.op)) * (pl.bf16 ? 2 : 4);
 }
 
 }  // namespace vxsynth::codegen

@@ -107,6 +107,25 @@ TEST(RealSeedOperands, BroadcastOperandOfTheTraceKeepsBatchStrideZero) {
   EXPECT_EQ(check::op_spec_from_context(ctx).b_batch_stride, -1);
 }
 
+// The operator's bytes in the Vortex candidate's device memory, from the shipped shapes: ACT k4
+// (linear fp32 M=100 N=512 K=512 + bias), π0 k1 (bf16 bmm, batch 8, 51x867 by one broadcast
+// 867x256 key head), ACT k5 (a TF32 conv2d: fp16 operands on the TCU, fp32 bias and output).
+TEST(RealSeedOperands, VortexOperandBytesCountInputsAndOutputAtTheirDeviceTypes) {
+  const fs::path refs = fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200";
+  const auto act = core::read_bundle(refs / "act/bundle.json");
+  EXPECT_EQ(vortex_operand_bytes(seed_design_point(act.kernel("k4").context)),
+            4u * (100 * 512 + 512 * 512 + 512 + 100 * 512));
+  const auto pi0 = core::read_bundle(refs / "pi0/bundle.json");
+  EXPECT_EQ(vortex_operand_bytes(seed_design_point(pi0.kernel("k1").context)),
+            2u * (8 * 51 * 867 + 867 * 256 + 8 * 51 * 256));
+  const DesignPoint conv = seed_design_point(act.kernel("k5").context);
+  ASSERT_EQ(conv.fixed.path, check::PrecisionPath::kTf32);
+  const auto& c = conv.fixed.op.conv;
+  const int64_t x = c.n * c.c * c.h * c.w, w = c.k * (c.c / c.groups) * c.r * c.s;
+  const int64_t bias = conv.fixed.op.has_bias ? c.k : 0, out = check::output_numel(conv.fixed.op);
+  EXPECT_EQ(vortex_operand_bytes(conv), static_cast<uint64_t>(2 * (x + w) + 4 * bias + 4 * out));
+}
+
 INSTANTIATE_TEST_SUITE_P(H200, RealSeeds, ::testing::Values("act", "diffusion_policy", "pi0"));
 
 }  // namespace

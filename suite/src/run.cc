@@ -16,6 +16,7 @@
 #include "validation.h"
 #include "vxsynth/check/equivalence.h"
 #include "vxsynth/codegen/design_point.h"
+#include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/vortex_check.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
@@ -35,6 +36,8 @@ struct RunRow {
   bool self_check = false;
   double max_abs = 0, max_rel = 0, wall_s = 0, ipc = 0;
   uint64_t cycles = 0, instructions = 0;
+  uint64_t dram_bytes = 0;     ///< DRAM bytes read and written over every launch
+  uint64_t operand_bytes = 0;  ///< the operator's inputs and output in device memory (codegen::vortex_operand_bytes)
   std::optional<double> d;
   core::Signature signature{};
 };
@@ -49,12 +52,15 @@ core::Signature reference_signature(const fs::path& bench) {
   return s;
 }
 
-// Cycles and warp instructions over every launch of the signature file, and the main launch's metrics.
+// Cycles, warp instructions and DRAM bytes over every launch of the signature file, and the main
+// launch's metrics.
 void read_signature(const fs::path& f, const fs::path& bench, RunRow& r) {
   const json s = json::parse(read_file(f));
   for (const json& l : s.value("launches", json::array())) {
     r.cycles += l.value("cycles", uint64_t{0});
     r.instructions += l.value("instructions", uint64_t{0});
+    const json counters = l.value("counters", json::object());
+    r.dram_bytes += counters.value("dram_bytes_read", uint64_t{0}) + counters.value("dram_bytes_written", uint64_t{0});
   }
   r.ipc = r.cycles > 0 ? static_cast<double>(r.instructions) / static_cast<double>(r.cycles) : 0.0;
   r.signature = core::load_signature_ref(f.string()).signature;
@@ -150,18 +156,24 @@ void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const 
   r.max_rel = run.max_rel;
   r.wall_s = run.wall_s;
   if (run.status != "error" && fs::exists(b.signature)) read_signature(b.signature, bench, r);
+  r.operand_bytes = codegen::vortex_operand_bytes(codegen::design_point_from_json(locked_entry(bench).design));
 }
 
 std::string csv(const std::vector<RunRow>& rows) {
-  std::string s = "benchmark,status,self_check,output_check,max_abs_err,max_rel_err,cycles,instructions,ipc,vortex_D";
+  std::string s = "benchmark,status,self_check,output_check,max_abs_err,max_rel_err,cycles,instructions,ipc,"
+                  "dram_bytes,operand_bytes,dram_per_operand_byte,vortex_D";
   for (const core::MetricDef& m : core::metric_table()) s += "," + std::string(m.key);
   s += ",wall_s,detail\n";
   for (const RunRow& r : rows) {
     std::string detail = r.detail;
     for (char& c : detail) c = (c == '"' || c == '\n' || c == ',') ? ' ' : c;
-    s += fmt::format("{},{},{},{},{:.3g},{:.3g},{},{},{:.4f},{}", r.name, r.status, r.self_check ? "PASSED" : "no",
-                     r.output_check, r.max_abs, r.max_rel, r.cycles, r.instructions, r.ipc,
-                     r.d ? fmt::format("{:.4f}", *r.d) : "");
+    const std::string per_byte =
+        r.operand_bytes > 0 && r.dram_bytes > 0
+            ? fmt::format("{:.2f}", static_cast<double>(r.dram_bytes) / static_cast<double>(r.operand_bytes))
+            : std::string();
+    s += fmt::format("{},{},{},{},{:.3g},{:.3g},{},{},{:.4f},{},{},{},{}", r.name, r.status,
+                     r.self_check ? "PASSED" : "no", r.output_check, r.max_abs, r.max_rel, r.cycles, r.instructions,
+                     r.ipc, r.dram_bytes, r.operand_bytes, per_byte, r.d ? fmt::format("{:.4f}", *r.d) : "");
     for (const core::MetricDef& m : core::metric_table()) {
       const auto& v = r.signature[m.id];
       s += "," + (v ? fmt::format("{:.6g}", *v) : std::string());

@@ -207,6 +207,10 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   const std::string csv = read_file(suite / "run.csv");
   EXPECT_NE(csv.find("act-k4,PASSED,PASSED,pass"), std::string::npos) << csv;
   EXPECT_NE(csv.find(fmt::format("{:.4f}", a["vortex"]["D"].get<double>())), std::string::npos) << csv;
+  // DRAM bytes over both launches against ACT k4's operator in device memory: x, weight, bias and the
+  // output in fp32 (100x512, 512x512, 512, 100x512).
+  EXPECT_NE(csv.find(fmt::format(",{},", 4 * (100 * 512 + 512 * 512 + 512 + 100 * 512))), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",0,1460224,"), std::string::npos) << "no DRAM traffic counted: " << csv;
 
   // A suite whose benchmarks lack their tensors (a committed suite leaves them out) still checks.
   for (const auto& f : fs::directory_iterator(suite / "act-k4" / "data")) fs::remove(f.path());

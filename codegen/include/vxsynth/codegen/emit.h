@@ -77,6 +77,12 @@ inline constexpr const char* kCudaFileName = "candidate.cu";
 /// $(VXSDK)/sdk.mk) or, when VORTEX_HOME is set, against a real Vortex 2.x build tree.
 [[nodiscard]] Candidate emit_vortex(const DesignPoint& p);
 
+/// Bytes the Vortex candidate of `p` keeps of the operator in device memory: every input at its
+/// device element type (fp32; fp16 for a TF32 reference's non-bias operands, the TCU has no TF32;
+/// bf16 on the BF16 path) plus the output (bf16 on the BF16 path, else fp32). The split-K
+/// workspace is not counted: it is the design's, not the operator's.
+[[nodiscard]] uint64_t vortex_operand_bytes(const DesignPoint& p);
+
 /// Writes every file of `c` under `dir` (created), atomically per file.
 void write_candidate(const std::filesystem::path& dir, const Candidate& c);
 
