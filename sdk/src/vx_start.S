@@ -1,13 +1,20 @@
-/* vx_start.S — kernel entry point and exit path for the vxsynth Vortex 2.x SDK.
+/* vx_start.S — kernel entry point for the vxsynth Vortex 2.x SDK.
  *
  * At device start every core runs _start with only warp 0 / thread 0 active and MSCRATCH = the
- * kernel-argument pointer (docs/vortex.md §3.4). Steps:
- *  1. every hart (all warps, all threads) sets gp, sp = STACK_BASE_ADDR - (hart << STACK_LOG2_SIZE),
- *     tp = its TLS block, and initialises that block (.tdata copy, .tbss zero); warp 0 waits
- *     until the other warps are done;
- *  2. core 0 clears .bss and runs the constructors (__libc_init_array); all cores then meet at a
- *     global barrier, so no core enters main before both are done (a no-op on one core);
- *  3. main(0, 0); core 0 leaves through exit() (atexit handlers, destructors), the others
+ * kernel-argument pointer (docs/vortex.md §3.4). The steps do the work Vortex's startup does, in
+ * the same order and with the same library calls, so that the instruction counts agree with
+ * SimX's (docs/sdk.md "Where our startup and spawn do what Vortex's do"); where ours differs it is
+ * said below:
+ *  1. every hart (all warps, all threads) sets gp, sp = STACK_BASE_ADDR - (hart << STACK_LOG2_SIZE)
+ *     and tp = its TLS block;
+ *  2. every hart initialises its TLS block with picolibc's memcpy (.tdata image) and memset
+ *     (.tbss); warp 0 then waits until the other warps have ended;
+ *  3. every core clears .bss with memset (as Vortex's); all cores then meet at global barrier 0,
+ *     so no core's clear can overwrite what the constructors write;
+ *  4. core 0 runs the constructors (__libc_init_array; Vortex's skips them with picolibc); all
+ *     cores meet again, so no core enters main before they are done (barriers are no-ops on one
+ *     core);
+ *  5. main(0, 0); core 0 leaves through exit() (atexit handlers, destructors), the others
  *     through _exit().
  * The exit path (_exit/_Exit) is in vx_exit.S, a separate object: a kernel that brings its own
  * _start (as Vortex's `basic` regression test does with its start.S) links without this file.
@@ -23,33 +30,44 @@
   .global _start
   .type _start, @function
 _start:
-  /* Step 1: per-hart registers and TLS on warps 1..NW-1 (spawned) and on warp 0 (called). */
+  /* Step 1: per-hart registers on warps 1..NW-1 (spawned) and on warp 0 (called). */
   csrr  a0, VX_CSR_NUM_WARPS
-  la    a1, __vx_init_hart_warp
-  .insn r CUSTOM0, 1, 0, x0, a0, a1        /* wspawn NW, __vx_init_hart_warp */
+  la    a1, __vx_init_regs_warp
+  .insn r CUSTOM0, 1, 0, x0, a0, a1        /* wspawn NW, __vx_init_regs_warp */
   li    t0, -1
   .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1: all threads of warp 0 */
-  jal   __vx_init_hart
+  jal   __vx_init_regs
   li    t0, 1
   .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc 1: back to thread 0 */
+
+  /* Step 2: per-hart TLS, same pattern; wspawn first waits until the step-1 warps have ended. */
+  csrr  a0, VX_CSR_NUM_WARPS
+  la    a1, __vx_init_tls_warp
+  .insn r CUSTOM0, 1, 0, x0, a0, a1        /* wspawn NW, __vx_init_tls_warp */
+  li    t0, -1
+  .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1 */
+  call  __vx_init_tls
+  li    t0, 1
+  .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc 1 */
   li    t0, 1
   .insn r CUSTOM0, 1, 0, x0, t0, x0        /* wspawn 1, 0: wait until warp 0 is alone */
 
-  /* Step 2: core 0 clears .bss and runs constructors; then every core meets at a global barrier. */
-  csrr  t0, VX_CSR_CORE_ID
-  bnez  t0, 1f
+  /* Step 3: every core clears .bss, then all cores meet. */
   la    a0, _edata
   la    a2, _end
   sub   a2, a2, a0
   li    a1, 0
   call  memset
+  jal   __vx_all_cores_meet
+
+  /* Step 4: core 0 runs the constructors, then all cores meet again. */
+  csrr  t0, VX_CSR_CORE_ID
+  bnez  t0, 1f
   call  __libc_init_array
 1:
-  li    t0, 0x80000000                     /* global barrier 0 */
-  csrr  t1, VX_CSR_NUM_CORES
-  .insn r CUSTOM0, 4, 0, x0, t0, t1        /* bar (1<<31)|0, num_cores */
+  jal   __vx_all_cores_meet
 
-  /* Step 3: main, then exit (core 0) or _exit (other cores). */
+  /* Step 5: main, then exit (core 0) or _exit (other cores). */
   li    a0, 0
   li    a1, 0
   call  main
@@ -61,21 +79,39 @@ _start:
   .size _start, .-_start
 
   .text
-/* Spawned warps: enable all threads, initialise, end the warp. */
-  .type __vx_init_hart_warp, @function
-__vx_init_hart_warp:
+/* Global barrier 0 over all cores (bar (1<<31)|0, num_cores); a no-op on one core. Leaf. */
+  .type __vx_all_cores_meet, @function
+__vx_all_cores_meet:
+  li    t0, 0x80000000
+  csrr  t1, VX_CSR_NUM_CORES
+  .insn r CUSTOM0, 4, 0, x0, t0, t1        /* bar */
+  ret
+  .size __vx_all_cores_meet, .-__vx_all_cores_meet
+
+/* Spawned warps, step 1: enable all threads, set the registers, end the warp. */
+  .type __vx_init_regs_warp, @function
+__vx_init_regs_warp:
   li    t0, -1
   .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1 */
-  jal   __vx_init_hart
+  jal   __vx_init_regs
   .insn r CUSTOM0, 0, 0, x0, x0, x0        /* tmc 0 */
-  .size __vx_init_hart_warp, .-__vx_init_hart_warp
+  .size __vx_init_regs_warp, .-__vx_init_regs_warp
 
-/* Per-hart set-up (leaf, uses only t-registers; every branch is uniform across lanes).
+/* Spawned warps, step 2: enable all threads, initialise TLS, end the warp. */
+  .type __vx_init_tls_warp, @function
+__vx_init_tls_warp:
+  li    t0, -1
+  .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1 */
+  call  __vx_init_tls
+  .insn r CUSTOM0, 0, 0, x0, x0, x0        /* tmc 0 */
+  .size __vx_init_tls_warp, .-__vx_init_tls_warp
+
+/* Per-hart registers (leaf, t-registers only, no branches).
  * TLS blocks: hart h owns [__vx_tls_base + h*__vx_tls_stride, +__vx_tls_stride), laid out as
  * the TLS segment (.tdata image then .tbss), with tp pointing at its start (RISC-V TLS variant I,
- * no TCB). */
-  .type __vx_init_hart, @function
-__vx_init_hart:
+ * no TCB). The stride covers .tdata + .tbss (Vortex's strides by the .tbss size only). */
+  .type __vx_init_regs, @function
+__vx_init_regs:
   la    gp, __global_pointer$
   csrr  t0, VX_CSR_MHARTID
   slli  t1, t0, STACK_LOG2_SIZE
@@ -86,32 +122,30 @@ __vx_init_hart:
   mul   t1, t1, t0
   la    tp, __vx_tls_base
   add   tp, tp, t1
-  /* copy .tdata (word multiple) */
-  la    t2, __tdata_start
-  la    t3, __tdata_end
-  mv    t4, tp
-3:
-  bgeu  t2, t3, 4f
-  lw    t5, 0(t2)
-  sw    t5, 0(t4)
-  addi  t2, t2, 4
-  addi  t4, t4, 4
-  j     3b
-4:
-  /* zero .tbss (word multiple) at tp + __tbss_offset */
-  lui   t2, %hi(__tbss_offset)
-  addi  t2, t2, %lo(__tbss_offset)
-  add   t4, tp, t2
-  lui   t3, %hi(__tbss_size)
-  addi  t3, t3, %lo(__tbss_size)
-  add   t3, t3, t4
-5:
-  bgeu  t4, t3, 6f
-  sw    zero, 0(t4)
-  addi  t4, t4, 4
-  j     5b
-6:
   ret
-  .size __vx_init_hart, .-__vx_init_hart
+  .size __vx_init_regs, .-__vx_init_regs
 
-  .option pop
+  .option pop                /* what follows runs after step 1 has set gp: the linker may relax */
+
+/* Per-hart TLS block at tp: memcpy(tp, .tdata image, __tdata_size), then
+ * memset(tp + __tbss_offset, 0, __tbss_size). picolibc's byte loops have uniform trip counts. */
+  .type __vx_init_tls, @function
+__vx_init_tls:
+  addi  sp, sp, -16
+  sw    ra, 12(sp)
+  mv    a0, tp
+  la    a1, __tdata_start
+  lui   a2, %hi(__tdata_size)
+  addi  a2, a2, %lo(__tdata_size)
+  call  memcpy
+  lui   a0, %hi(__tbss_offset)
+  addi  a0, a0, %lo(__tbss_offset)
+  add   a0, a0, tp
+  li    a1, 0
+  lui   a2, %hi(__tbss_size)
+  addi  a2, a2, %lo(__tbss_size)
+  lw    ra, 12(sp)
+  addi  sp, sp, 16
+  tail  memset
+  .size __vx_init_tls, .-__vx_init_tls
+
