@@ -78,15 +78,14 @@ json provenance_of(const fs::path& suite_dir, const json& plan_entry, const json
 }
 
 // The tensors.json of a benchmark, kept while the summary it was made from is unchanged.
-json tensors_for(const fs::path& suite_dir, const std::string& name, const core::ReferenceContext& ctx,
-                 const json& run, int locked) {
+json tensors_for(const fs::path& suite_dir, const std::string& name, const json& run, int locked) {
   const fs::path bench = suite_dir / name, t = suite_dir / "validation" / name / "tensors.json";
   const std::string summary_sha = sha256_file(bench / "summary.json");
   if (fs::is_regular_file(t)) {
     const json old = json::parse(read_file(t), nullptr, false);
     if (old.is_object() && old.value("summary_sha256", "") == summary_sha) return old;
   }
-  json tensors = make_tensors_json(bench, ctx, run.value("input_key", uint64_t{1}), locked);
+  json tensors = make_tensors_json(bench, run.value("input_key", uint64_t{1}), locked);
   tensors["summary_sha256"] = summary_sha;
   fs::create_directories(t.parent_path());
   write_file_atomic(t, tensors.dump(1));
@@ -100,7 +99,7 @@ json built_entry(const fs::path& suite_dir, const json& p) {
   const BenchmarkReference ref = benchmark_reference(suite_dir, p);
   const core::BundleKernel& k = *ref.kernel;
   const int locked = summary["locked_revision"].get<int>();
-  const json tensors = tensors_for(suite_dir, name, k.context, run, locked);
+  const json tensors = tensors_for(suite_dir, name, run, locked);
   return json{{"status", "built"},
               {"op", core::to_string(k.context.op)},
               {"shape", core::shape_string(k.context)},

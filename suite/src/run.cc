@@ -80,10 +80,9 @@ BenchmarkRun run_benchmark(const fs::path& dir, const json& entry, const Benchma
   const fs::path bench = dir / entry.at("name").get<std::string>(), data = o.work / "data";
   fs::create_directories(o.work);
   const json tensors = json::parse(read_file(dir / entry["validation"].get<std::string>()));
-  const BenchmarkReference ref = benchmark_reference(dir, entry);
   const fs::path src = o.work / "src";  // the benchmark's vortex/ with the runtime files it leaves out
   stage_vortex_sources(dir, entry.at("name").get<std::string>(), src);
-  const TensorSpec spec = tensor_spec(ref.kernel->context);
+  const TensorSpec spec = tensor_spec(codegen::design_point_from_json(locked_entry(bench).design));
   if (o.stage_tensors) {
     if (const std::string bad = materialize_tensors(tensors, spec, bench / "data", data); !bad.empty()) {
       r.detail = "validation tensors: " + bad;

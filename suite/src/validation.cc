@@ -8,6 +8,7 @@
 #include "vxsynth/codegen/seed.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/refine/backends.h"
+#include "vxsynth/refine/record.h"
 
 namespace vxsynth::suite {
 namespace {
@@ -47,17 +48,21 @@ void draw(const TensorSpec& s, uint64_t seed, const fs::path& dir, bool referenc
 
 }  // namespace
 
-TensorSpec tensor_spec(const core::ReferenceContext& ctx) {
+TensorSpec tensor_spec(const codegen::DesignPoint& locked) {
   TensorSpec s;
-  s.op = check::op_spec_from_context(ctx);
-  s.path = codegen::fixed_properties(ctx).path;
+  s.op = locked.fixed.op;
+  s.path = locked.fixed.path;
   s.ftype = check::file_dtype(s.path);
   return s;
 }
 
-json make_tensors_json(const fs::path& bench, const core::ReferenceContext& ctx, uint64_t input_key,
-                       int locked_revision) {
-  const TensorSpec s = tensor_spec(ctx);
+json make_tensors_json(const fs::path& bench, uint64_t input_key, int locked_revision) {
+  const refine::RecordRead rec = refine::read_record(bench / "record.jsonl", /*repair=*/false);
+  if (locked_revision < 0 || static_cast<size_t>(locked_revision) >= rec.entries.size())
+    throw make_error("{}: locked revision {} is not a revision of the record", (bench / "record.jsonl").string(),
+                     locked_revision);
+  const TensorSpec s =
+      tensor_spec(codegen::design_point_from_json(rec.entries[static_cast<size_t>(locked_revision)].design));
   const uint64_t seed = refine::check_input_seed(input_key, locked_revision);
   json inputs = json::array();
   for (const check::OperandInfo& o : check::operands(s.op)) {

@@ -13,6 +13,7 @@
 #include "vxsynth/check/inputs.h"
 #include "vxsynth/check/op_spec.h"
 #include "vxsynth/check/precision.h"
+#include "vxsynth/codegen/design_point.h"
 #include "vxsynth/core/context.h"
 
 namespace vxsynth::suite {
@@ -22,19 +23,21 @@ inline constexpr int kTensorsVersion = 1;
 /// Reference-output elements kept in tensors.json (evenly spaced over the output).
 inline constexpr int kSampleSize = 64;
 
-/// The op, precision path and file type of a benchmark's reference kernel.
+/// The op, precision path and file type of a benchmark: those of its locked design point, the op
+/// its kernels compute (a later seed rule may read the reference context differently, e.g. a
+/// broadcast bmm operand, while a built benchmark keeps the op it was built for).
 struct TensorSpec {
   check::OpSpec op;
   check::PrecisionPath path{};
   check::FileDType ftype{};
 };
-[[nodiscard]] TensorSpec tensor_spec(const core::ReferenceContext& ctx);
+[[nodiscard]] TensorSpec tensor_spec(const codegen::DesignPoint& locked);
 
 /// tensors.json of the benchmark in `bench` whose run input key (run.json `input_key`) and locked
 /// revision are given; draws the inputs again to record whether they match the files
 /// (`redrawn_match`).
-[[nodiscard]] nlohmann::json make_tensors_json(const std::filesystem::path& bench, const core::ReferenceContext& ctx,
-                                               uint64_t input_key, int locked_revision);
+[[nodiscard]] nlohmann::json make_tensors_json(const std::filesystem::path& bench, uint64_t input_key,
+                                               int locked_revision);
 
 /// Writes the inputs and ref_output.bin that `tensors` describes into `dir`: copied from
 /// `bench_data` when the files there match their SHA-256, else drawn again from the seed (and the

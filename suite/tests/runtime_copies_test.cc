@@ -5,9 +5,11 @@
 // Makefile runs) writes them back before a benchmark is built.
 #include <gtest/gtest.h>
 
+#include "generated.h"
 #include "runtime_copies.h"
 #include "sources.h"
 #include "suite_test_util.h"
+#include "validation.h"
 #include "vxsynth/common/error.h"
 #include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/refine/agent.h"
@@ -194,6 +196,22 @@ TEST(SuiteRunLimit, ABenchmarkBeyondTheTimeoutIsNotRunAndSaysWhy) {
       vxsynth({"suite", "run", copy.string(), "--benchmark", "act-k4", "--timeout", "0.001", "--sdk", VXSYNTH_SDK_DIR});
   EXPECT_EQ(small.exit_code, 0) << small.output;
   EXPECT_NE(small.output.find("act-k4: skipped"), std::string::npos) << small.output;
+}
+
+// A benchmark stages the tensors of the op it was built for, its locked design point's: the
+// committed π0 k1/k3 were seeded before a broadcast bmm operand kept batch stride 0, so today's
+// reading of their reference context gives another B (one key head instead of 8 copies), whose
+// redrawn bytes would not match tensors.json.
+TEST(SuiteRunTensors, ABenchmarkStagesTheTensorsOfItsLockedDesign) {
+  if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
+  const TempDir tmp("vxsuite_run_tensors");
+  for (const char* name : {"pi0-k3", "act-k4"}) {
+    const fs::path bench = kCommitted / name;
+    const json tensors = json_file(kCommitted / "validation" / name / "tensors.json");
+    const TensorSpec spec = tensor_spec(codegen::design_point_from_json(locked_entry(bench).design));
+    EXPECT_EQ(materialize_tensors(tensors, spec, bench / "data", tmp / name), "") << name;
+    EXPECT_TRUE(fs::exists(tmp / name / "ref_output.bin")) << name;
+  }
 }
 
 }  // namespace
