@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -12,6 +13,10 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
+#include "vxsynth/codegen/emit.h"
+#include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
 
 #include "test_points.h"
@@ -181,6 +186,58 @@ TEST(VxsimEnv, BudgetsFollowTheDesignsWork) {
   const GemmView g = gemm_view(c.fixed.op);
   EXPECT_EQ(vxsim_design_macs(c) / static_cast<uint64_t>(g.z * g.m * g.k),
             (static_cast<uint64_t>(g.n) + c.axes.tile.n - 1) / c.axes.tile.n * c.axes.tile.n);
+}
+
+/// The committed suite's benchmarks whose locked Vortex kernel, rendered by this generator, has
+/// sp-relative accesses in its reduction loop (docs/codegen.md "Lean Vortex kernels": their DRAM
+/// traffic is stack traffic), with the count found. A change of either fails until the table is
+/// updated.
+const std::map<std::string, size_t>& locked_suite_spills() {
+  // The SIMT linears with a register micro-tile larger than RV32F's 32 FP registers hold
+  // (ACT k1: 8x8, k2 and k3: 8x4 accumulators plus their operand registers).
+  static const std::map<std::string, size_t> kSpills = {{"act-k1", 96}, {"act-k2", 24}, {"act-k3", 24}};
+  return kSpills;
+}
+
+/// The locked design point of a committed benchmark directory (summary.json `locked_revision`,
+/// that line of record.jsonl).
+DesignPoint locked_design(const fs::path& bench) {
+  const auto summary = nlohmann::json::parse(read_file(bench / "summary.json"));
+  const int locked = summary.at("locked_revision").get<int>();
+  std::istringstream record(read_file(bench / "record.jsonl"));
+  std::string line;
+  for (int i = 0; i <= locked; ++i) std::getline(record, line);
+  return design_point_from_json(nlohmann::json::parse(line).at("design"));
+}
+
+// The 66 points above are small shapes; the suite's locked designs are the shapes architects run.
+TEST(LockedSuiteKernels, StackAccessesInTheReductionLoopAreTheListedOnes) {
+  const auto sdk = runnable_sdk();
+  if (!sdk) GTEST_SKIP() << "no SDK + runtime build in " << VXSYNTH_BUILD_DIR;
+  const fs::path suite = fs::path(VXSYNTH_SOURCE_DIR) / "data/suite/vx-robotics-h200";
+  const fs::path work = fs::temp_directory_path() / ("vxsynth_locked_spills_" + std::to_string(::getpid()));
+  std::map<std::string, size_t> found;
+  int kernels = 0;
+  for (const auto& e : fs::directory_iterator(suite)) {
+    if (!fs::is_regular_file(e.path() / "summary.json")) continue;
+    const std::string name = e.path().filename().string();
+    write_candidate(work / name, emit_vortex(locked_design(e.path())));
+    const ProcessResult mk = run_process({"make", "-C", (work / name).string(), "VXSDK=" + sdk->string(), "kernel.elf"},
+                                         {300.0});
+    ASSERT_TRUE(mk.ok()) << name << ": " << mk.output;
+    const ProcessResult dis = run_process({"riscv64-unknown-elf-objdump", "-d", "--no-show-raw-insn",
+                                           (work / name / "kernel.elf").string()}, {60.0});
+    ASSERT_TRUE(dis.ok()) << dis.output;
+    const auto spills = stack_accesses_in_reduction_loops(dis.output);
+    std::cout << "STACK locked " << name << " " << spills.size() << (spills.empty() ? "" : ", e.g. " + spills.front())
+              << "\n";
+    if (!spills.empty()) found[name] = spills.size();
+    ++kernels;
+  }
+  EXPECT_GE(kernels, 10);
+  EXPECT_EQ(found, locked_suite_spills());
+  std::error_code ec;
+  fs::remove_all(work, ec);
 }
 
 std::vector<testing_points::Case> fp32_cases() {
