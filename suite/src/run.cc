@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "generated.h"
@@ -24,6 +25,7 @@
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/metrics.h"
 #include "vxsynth/suite/suite.h"
+#include "vxsim/timing/config.h"
 
 namespace vxsynth::suite {
 namespace {
@@ -36,7 +38,7 @@ struct RunRow {
   bool self_check = false;
   double max_abs = 0, max_rel = 0, wall_s = 0, ipc = 0;
   uint64_t cycles = 0, instructions = 0;
-  uint64_t dram_bytes = 0;     ///< DRAM bytes read and written over every launch
+  std::optional<uint64_t> dram_bytes;  ///< DRAM bytes read and written over every launch (when run)
   uint64_t operand_bytes = 0;  ///< the operator's inputs and output in device memory (codegen::vortex_operand_bytes)
   std::optional<double> d;
   core::Signature signature{};
@@ -56,12 +58,14 @@ core::Signature reference_signature(const fs::path& bench) {
 // launch's metrics.
 void read_signature(const fs::path& f, const fs::path& bench, RunRow& r) {
   const json s = json::parse(read_file(f));
+  uint64_t dram = 0;
   for (const json& l : s.value("launches", json::array())) {
     r.cycles += l.value("cycles", uint64_t{0});
     r.instructions += l.value("instructions", uint64_t{0});
     const json counters = l.value("counters", json::object());
-    r.dram_bytes += counters.value("dram_bytes_read", uint64_t{0}) + counters.value("dram_bytes_written", uint64_t{0});
+    dram += counters.value("dram_bytes_read", uint64_t{0}) + counters.value("dram_bytes_written", uint64_t{0});
   }
+  r.dram_bytes = dram;
   r.ipc = r.cycles > 0 ? static_cast<double>(r.instructions) / static_cast<double>(r.cycles) : 0.0;
   r.signature = core::load_signature_ref(f.string()).signature;
   r.d = core::distance(r.signature, reference_signature(bench)).d_value;
@@ -128,13 +132,14 @@ std::string beyond_timeout(const fs::path& bench, double timeout_s) {
   const double expect_s = codegen::vxsim_expected_s(p, /*timing=*/true);
   if (expect_s <= timeout_s) return {};
   return fmt::format("not run: expected {:.0f} s of timing-mode simulation ({:.2g} warp instructions at {:.0e}/s), "
-                     "more than --timeout {:.0f} s; give a larger --timeout to run it",
+                     "more than --timeout {:g} s; give a larger --timeout to run it",
                      expect_s, static_cast<double>(codegen::vxsim_expected_warp_instrs(p)),
                      codegen::kVxsimTimingWarpInstrsPerS, timeout_s);
 }
 
 void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
   const fs::path bench = dir / r.name, work = dir / kRunDir / r.name;
+  r.operand_bytes = codegen::vortex_operand_bytes(codegen::design_point_from_json(locked_entry(bench).design));
   r.detail = beyond_timeout(bench, o.timeout_s);
   if (!r.detail.empty()) {
     r.status = "skipped";
@@ -144,7 +149,10 @@ void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const 
   BenchmarkRunOptions b;
   b.work = work;
   b.signature = work / "vortex_signature.json";
-  if (!o.set.empty()) b.env["VXSIM_SET"] = set_env(o.set);
+  // The machine is the default one plus --set: a VXSIM_CONFIG or VXSIM_SET of the caller's
+  // environment would change it without the CSV saying so.
+  b.env["VXSIM_CONFIG"] = "";
+  b.env["VXSIM_SET"] = set_env(o.set);
   b.timeout_s = o.timeout_s;
   const BenchmarkRun run = run_benchmark(dir, entry, b, t);
   r.status = run.status;
@@ -155,7 +163,6 @@ void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const 
   r.max_rel = run.max_rel;
   r.wall_s = run.wall_s;
   if (run.status != "error" && fs::exists(b.signature)) read_signature(b.signature, bench, r);
-  r.operand_bytes = codegen::vortex_operand_bytes(codegen::design_point_from_json(locked_entry(bench).design));
 }
 
 std::string csv(const std::vector<RunRow>& rows) {
@@ -166,13 +173,16 @@ std::string csv(const std::vector<RunRow>& rows) {
   for (const RunRow& r : rows) {
     std::string detail = r.detail;
     for (char& c : detail) c = (c == '"' || c == '\n' || c == ',') ? ' ' : c;
+    // Empty where not measured (a benchmark that was skipped or did not run).
+    const std::string dram = r.dram_bytes ? std::to_string(*r.dram_bytes) : std::string();
+    const std::string operands = r.operand_bytes > 0 ? std::to_string(r.operand_bytes) : std::string();
     const std::string per_byte =
-        r.operand_bytes > 0 && r.dram_bytes > 0
-            ? fmt::format("{:.2f}", static_cast<double>(r.dram_bytes) / static_cast<double>(r.operand_bytes))
+        r.dram_bytes && r.operand_bytes > 0
+            ? fmt::format("{:.2f}", static_cast<double>(*r.dram_bytes) / static_cast<double>(r.operand_bytes))
             : std::string();
     s += fmt::format("{},{},{},{},{:.3g},{:.3g},{},{},{:.4f},{},{},{},{}", r.name, r.status,
                      r.self_check ? "PASSED" : "no", r.output_check, r.max_abs, r.max_rel, r.cycles, r.instructions,
-                     r.ipc, r.dram_bytes, r.operand_bytes, per_byte, r.d ? fmt::format("{:.4f}", *r.d) : "");
+                     r.ipc, dram, operands, per_byte, r.d ? fmt::format("{:.4f}", *r.d) : "");
     for (const core::MetricDef& m : core::metric_table()) {
       const auto& v = r.signature[m.id];
       s += "," + (v ? fmt::format("{:.6g}", *v) : std::string());
@@ -184,13 +194,48 @@ std::string csv(const std::vector<RunRow>& rows) {
 
 }  // namespace
 
+namespace {
+
+// The built benchmarks `opts.only` names (all when empty); a name that is not a built benchmark of
+// the suite is an error, before anything runs or is written.
+std::vector<json> selected_benchmarks(const fs::path& dir, const json& suite, const std::vector<std::string>& only) {
+  std::vector<json> entries;
+  std::vector<std::string> built;
+  for (const json& b : suite["benchmarks"]) {
+    if (b["status"] != "built") continue;
+    built.push_back(b["name"].get<std::string>());
+    if (only.empty() || std::find(only.begin(), only.end(), built.back()) != only.end()) entries.push_back(b);
+  }
+  for (const std::string& name : only)
+    if (std::find(built.begin(), built.end(), name) == built.end())
+      throw make_error("--benchmark {}: not a built benchmark of {} (built: {})", name, (dir / kSuiteFile).string(),
+                       fmt::join(built, ", "));
+  return entries;
+}
+
+// Fails before a run that may take hours: every --set is a timing parameter with a valid value,
+// and the CSV can be written where asked without replacing a file that is not a run.csv.
+void check_run_options(const RunOptions& opts, const fs::path& out) {
+  vxsim::timing::TimingConfig cfg;
+  for (const std::string& kv : opts.set) vxsim::timing::apply_override(cfg, kv);
+  cfg.validate();
+  const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  if (!fs::is_directory(parent)) throw make_error("--csv {}: directory {} does not exist", out.string(), parent.string());
+  if (fs::exists(out) && !opts.csv.empty()) {
+    const std::string head = read_file(out).substr(0, 17);
+    if (head != "benchmark,status,")
+      throw make_error("--csv {}: the file exists and is not a suite run CSV; not overwriting it", out.string());
+  }
+}
+
+}  // namespace
+
 int run_suite(const RunOptions& opts, const Tools& tools) {
   const fs::path dir = suite_path(opts.suite);
   const json suite = json::parse(read_file(dir / kSuiteFile));
-  std::vector<json> entries;
-  for (const json& b : suite["benchmarks"])
-    if (b["status"] == "built" && (opts.only.empty() || std::find(opts.only.begin(), opts.only.end(), b["name"].get<std::string>()) != opts.only.end()))
-      entries.push_back(b);
+  const std::vector<json> entries = selected_benchmarks(dir, suite, opts.only);
+  const fs::path out = opts.csv.empty() ? dir / kRunCsv : opts.csv;
+  check_run_options(opts, out);
   std::vector<RunRow> rows(entries.size());
   std::atomic<size_t> next{0};
   std::mutex print;
@@ -214,7 +259,6 @@ int run_suite(const RunOptions& opts, const Tools& tools) {
   for (int t = 0; t < std::max(1, std::min<int>(opts.parallel, static_cast<int>(entries.size()))); ++t)
     pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
-  const fs::path out = opts.csv.empty() ? dir / kRunCsv : opts.csv;
   write_file_atomic(out, csv(rows));
   int failed = 0, skipped = 0;
   for (const RunRow& r : rows) {

@@ -198,6 +198,37 @@ TEST(SuiteRunLimit, ABenchmarkBeyondTheTimeoutIsNotRunAndSaysWhy) {
   EXPECT_NE(small.output.find("act-k4: skipped"), std::string::npos) << small.output;
 }
 
+// Bad options of suite run fail before any benchmark runs and leave the files as they were: an
+// unknown --benchmark, a --set that is no timing parameter, a --csv in a missing directory or over
+// a file that is not a suite run CSV.
+TEST(SuiteRunOptions, BadOptionsFailBeforeAnythingRunsOrIsWritten) {
+  if (!fs::exists(kCommitted / "suite.json")) GTEST_SKIP() << "no suite at " << kCommitted;
+  const TempDir tmp("vxsuite_run_options");
+  const fs::path copy = tmp / "s";
+  ASSERT_EQ(vxsynth({"suite", "export", kCommitted.string(), "-o", copy.string()}).exit_code, 0);
+  write_file_atomic(copy / "run.csv", "an earlier run\n");
+  const auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"suite", "run", copy.string(), "--sdk", VXSYNTH_SDK_DIR};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return vxsynth(args);
+  };
+  ProcessResult r = run({"--benchmark", "act-k9"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--benchmark act-k9: not a built benchmark"), std::string::npos) << r.output;
+  r = run({"--benchmark", "act-k4", "--set", "l2.nosuch=3"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown timing parameter 'l2.nosuch'"), std::string::npos) << r.output;
+  r = run({"--benchmark", "act-k4", "--csv", (tmp / "missing" / "run.csv").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("does not exist"), std::string::npos) << r.output;
+  write_file_atomic(tmp / "mine.csv", "a user's file\n");
+  r = run({"--benchmark", "act-k4", "--csv", (tmp / "mine.csv").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(read_file(tmp / "mine.csv"), "a user's file\n");
+  EXPECT_EQ(read_file(copy / "run.csv"), "an earlier run\n");
+  EXPECT_FALSE(fs::exists(copy / "run")) << "a benchmark was run";
+}
+
 // A benchmark stages the tensors of the op it was built for, its locked design point's: the
 // committed π0 k1/k3 were seeded before a broadcast bmm operand kept batch stride 0, so today's
 // reading of their reference context gives another B (one key head instead of 8 copies), whose
