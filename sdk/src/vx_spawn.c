@@ -161,10 +161,12 @@ static int plan_block_mode(spawn_sched_t* s, uint32_t num_groups, uint32_t group
   return 1;
 }
 
-/* Thread mode: blocks of one thread, in batches of NT consecutive blocks. Fills s for this
- * core; returns 0 if this core takes no block. */
+/* Thread mode: blocks of one thread, in batches of NT consecutive blocks. As Vortex's, the
+ * cores used are ceil(blocks / (NW * NT)): a grid that fits one core's threads runs on core 0
+ * alone. Fills s for this core; returns 0 if this core takes no block. */
 static int plan_thread_mode(spawn_sched_t* s, uint32_t num_groups, const spawn_device_t* d) {
-  uint32_t needed_cores = (num_groups + d->nt - 1) / d->nt;
+  uint32_t threads_per_core = d->nw * d->nt;
+  uint32_t needed_cores = (num_groups + threads_per_core - 1) / threads_per_core;
   uint32_t active_cores = needed_cores < d->nc ? needed_cores : d->nc;
   __warps_per_group = 0;
   if (d->core_id >= active_cores) {
