@@ -88,23 +88,20 @@ __vx_all_cores_meet:
   ret
   .size __vx_all_cores_meet, .-__vx_all_cores_meet
 
-/* Spawned warps, step 1: enable all threads, set the registers, end the warp. */
-  .type __vx_init_regs_warp, @function
-__vx_init_regs_warp:
+/* A spawned warp's entry for one startup step: enable all threads, `callop` the step, end the warp.
+ * (`call` is two instructions under norelax, `jal` one: each keeps the count of Vortex's stub.) */
+  .macro SPAWNED_WARP_STEP name, callop, step
+  .type \name, @function
+\name:
   li    t0, -1
   .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1 */
-  jal   __vx_init_regs
+  \callop \step
   .insn r CUSTOM0, 0, 0, x0, x0, x0        /* tmc 0 */
-  .size __vx_init_regs_warp, .-__vx_init_regs_warp
+  .size \name, .-\name
+  .endm
 
-/* Spawned warps, step 2: enable all threads, initialise TLS, end the warp. */
-  .type __vx_init_tls_warp, @function
-__vx_init_tls_warp:
-  li    t0, -1
-  .insn r CUSTOM0, 0, 0, x0, t0, x0        /* tmc -1 */
-  call  __vx_init_tls
-  .insn r CUSTOM0, 0, 0, x0, x0, x0        /* tmc 0 */
-  .size __vx_init_tls_warp, .-__vx_init_tls_warp
+  SPAWNED_WARP_STEP __vx_init_regs_warp, jal, __vx_init_regs   /* step 1: registers */
+  SPAWNED_WARP_STEP __vx_init_tls_warp, call, __vx_init_tls    /* step 2: TLS */
 
 /* Per-hart registers (leaf, t-registers only, no branches).
  * TLS blocks: hart h owns [__vx_tls_base + h*__vx_tls_stride, +__vx_tls_stride), laid out as

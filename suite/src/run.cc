@@ -2,6 +2,7 @@
 // mode against its validation tensors; one CSV row per benchmark.
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <optional>
 #include <iostream>
 #include <mutex>
@@ -127,8 +128,7 @@ namespace {
 
 // Why a benchmark is not run: its locked design's expected timing-mode cost (docs/vxsim.md "What the
 // suite kernels cost to simulate") exceeds the per-benchmark limit; empty when it fits.
-std::string beyond_timeout(const fs::path& bench, double timeout_s) {
-  const codegen::DesignPoint p = codegen::design_point_from_json(locked_entry(bench).design);
+std::string beyond_timeout(const codegen::DesignPoint& p, double timeout_s) {
   const double expect_s = codegen::vxsim_expected_s(p, /*timing=*/true);
   if (expect_s <= timeout_s) return {};
   return fmt::format("not run: expected {:.0f} s of timing-mode simulation ({:.2g} warp instructions at {:.0e}/s), "
@@ -139,8 +139,9 @@ std::string beyond_timeout(const fs::path& bench, double timeout_s) {
 
 void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const Tools& t, RunRow& r) {
   const fs::path bench = dir / r.name, work = dir / kRunDir / r.name;
-  r.operand_bytes = codegen::vortex_operand_bytes(codegen::design_point_from_json(locked_entry(bench).design));
-  r.detail = beyond_timeout(bench, o.timeout_s);
+  const codegen::DesignPoint locked = codegen::design_point_from_json(locked_entry(bench).design);
+  r.operand_bytes = codegen::vortex_operand_bytes(locked);
+  r.detail = beyond_timeout(locked, o.timeout_s);
   if (!r.detail.empty()) {
     r.status = "skipped";
     return;
@@ -165,8 +166,11 @@ void run_one(const fs::path& dir, const json& entry, const RunOptions& o, const 
   if (run.status != "error" && fs::exists(b.signature)) read_signature(b.signature, bench, r);
 }
 
+// The first columns of run.csv: how an earlier run's CSV is told from another file.
+constexpr std::string_view kCsvHead = "benchmark,status,";
+
 std::string csv(const std::vector<RunRow>& rows) {
-  std::string s = "benchmark,status,self_check,output_check,max_abs_err,max_rel_err,cycles,instructions,ipc,"
+  std::string s = std::string(kCsvHead) + "self_check,output_check,max_abs_err,max_rel_err,cycles,instructions,ipc,"
                   "dram_bytes,operand_bytes,dram_per_operand_byte,vortex_D";
   for (const core::MetricDef& m : core::metric_table()) s += "," + std::string(m.key);
   s += ",wall_s,detail\n";
@@ -191,10 +195,6 @@ std::string csv(const std::vector<RunRow>& rows) {
   }
   return s;
 }
-
-}  // namespace
-
-namespace {
 
 // The built benchmarks `opts.only` names (all when empty); a name that is not a built benchmark of
 // the suite is an error, before anything runs or is written.
@@ -222,8 +222,10 @@ void check_run_options(const RunOptions& opts, const fs::path& out) {
   const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   if (!fs::is_directory(parent)) throw make_error("--csv {}: directory {} does not exist", out.string(), parent.string());
   if (fs::exists(out) && !opts.csv.empty()) {
-    const std::string head = read_file(out).substr(0, 17);
-    if (head != "benchmark,status,")
+    std::ifstream in(out);
+    std::string head(kCsvHead.size(), '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (!in || head != kCsvHead)
       throw make_error("--csv {}: the file exists and is not a suite run CSV; not overwriting it", out.string());
   }
 }
