@@ -35,7 +35,8 @@ struct TensorSpec {
 
 /// tensors.json of the benchmark in `bench` whose run input key (run.json `input_key`) and locked
 /// revision are given; draws the inputs again to record whether they match the files
-/// (`redrawn_match`).
+/// (`redrawn_match`). The op and precision are the locked revision's design point (tensor_spec).
+/// Throws vxsynth::Error when `locked_revision` is not a revision of bench/record.jsonl.
 [[nodiscard]] nlohmann::json make_tensors_json(const std::filesystem::path& bench, uint64_t input_key,
                                                int locked_revision);
 
