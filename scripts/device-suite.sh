@@ -15,8 +15,10 @@
 #   scripts/device-suite.sh OUT_DIR [extra `vxsynth suite build` arguments, e.g. --kernel act:k4]
 # Environment: BUDGET (12), JOBS (nproc), ORDER (cuda-first | vortex-first), PROFILE_IN (auto |
 #   workload | standalone: reconstruct --profile-in), PROFILE (ncu; vxsim
-#   tests the script on a machine without a GPU), WORKLOADS ("act diffusion_policy pi0":
-#   data/references/h200/<w>/bundle.json), SUITE_NAME (vx-robotics-h200), WALL (s before the guard
+#   tests the script on a machine without a GPU), REFERENCES (the directory of the workloads'
+#   bundles, data/references/h200; scripts/device-profile.sh writes one for another GPU), WORKLOADS
+#   ("act diffusion_policy pi0": REFERENCES/<w>/bundle.json), SUITE_NAME (vx-robotics-<the
+#   REFERENCES directory's name>: vx-robotics-h200), WALL (s before the guard
 #   stops the build, 540: the device tool allows 600 per command), RUN_TIMEOUT (s per candidate run,
 #   300), TARBALL (default $OUT/suite.tgz when $OUT is set), VXDEV_TARBALL (.devcarry/vxdev.tar.xz).
 # Every reconstruct gets --python-dir <this tree>/python, so that it profiles in the workload
@@ -40,10 +42,13 @@ profile=${PROFILE:-ncu}
 order=${ORDER:-cuda-first}
 profile_in=${PROFILE_IN:-auto}
 jobs=${JOBS:-$(nproc)}
-suite_name=${SUITE_NAME:-vx-robotics-h200}
+references=${REFERENCES:-$repo/data/references/h200}
+[ -d "$references" ] || { echo "device-suite: REFERENCES $references is no directory" >&2; exit 2; }
+references=$(cd "$references" && pwd)
+suite_name=${SUITE_NAME:-vx-robotics-$(basename "$references")}
 bundles=()
 for w in ${WORKLOADS:-act diffusion_policy pi0}; do
-  b=$repo/data/references/h200/$w/bundle.json
+  b=$references/$w/bundle.json
   [ -f "$b" ] || { echo "device-suite: no bundle $b" >&2; exit 2; }
   bundles+=("$b")
 done
@@ -64,7 +69,7 @@ vx=$dev/bin/vxsynth
   echo "host c++: $("$host_cxx" --version | head -1)"
   echo "checkout .git HEAD (may lag the copied files): $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
   cat "$dev/PACKED"
-  echo "command: scripts/device-suite.sh OUT $* (BUDGET=${BUDGET:-12} JOBS=$jobs ORDER=$order PROFILE_IN=$profile_in PROFILE=$profile WALL=${WALL:-540})"
+  echo "command: scripts/device-suite.sh OUT $* (REFERENCES=$references BUDGET=${BUDGET:-12} JOBS=$jobs ORDER=$order PROFILE_IN=$profile_in PROFILE=$profile WALL=${WALL:-540})"
 } >> "$out/provenance.txt"
 
 # The archive: what a repository keeps of the suite (vxsynth suite export, docs/suite.md "A suite to

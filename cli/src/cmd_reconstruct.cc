@@ -81,7 +81,7 @@ void add_framework_op(refine::NcuBackendOptions& n, const Options& o) {
 refine::NcuBackendOptions ncu_options(const Options& o, const core::ReferenceBundle& bundle, const std::string& kernel,
                                       const fs::path& sdk) {
   refine::NcuBackendOptions n{sdk, o.ncu, refine::target_arch(bundle, o.bundle), std::nullopt, {}, std::nullopt, {},
-                              std::nullopt};
+                              std::nullopt, bundle.provenance.gpu.value_or("")};
   if (!o.gpu_lock.empty()) n.gpu_lock = o.gpu_lock;
   if (o.profile_in != "auto" && o.profile_in != "workload" && o.profile_in != "standalone")
     throw make_error("--profile-in: '{}' must be auto, workload or standalone", o.profile_in);
@@ -218,6 +218,11 @@ int run(const Options& opts) {
     throw make_error("--profile ncu: '{}' (Nsight Compute) is not {}; use --profile vxsim on a machine without it",
                      o.ncu, o.ncu.find('/') != std::string::npos ? "a file" : "on PATH");
   }
+  if (profile == "ncu")
+    if (const std::optional<std::string> here = refine::gpu_name())
+      if (const std::string why = refine::reference_gpu_mismatch(*here, bundle.provenance.gpu.value_or(""), "nvidia-smi");
+          !why.empty())
+        throw make_error("--profile ncu with {}: {}", o.bundle, why);
   if (!o.python_dir.empty()) (void)checked_python_dir(o.python_dir, "--python-dir ");
   const std::optional<refine::Order> order = refine::order_from_key(o.order);
   if (!order) throw make_error("--order: '{}' is not an order (cuda-first, vortex-first)", o.order);

@@ -27,7 +27,6 @@ constexpr std::string_view kColStream = "Stream";
 constexpr std::string_view kColMetricName = "Metric Name";
 constexpr std::string_view kColMetricUnit = "Metric Unit";
 constexpr std::string_view kColMetricValue = "Metric Value";
-constexpr std::string_view kGpuNameMetric = "device__attribute_display_name";
 
 /// Units ncu prints without `--print-units base` (auto-scaled, docs/ncu.md §4): any of these
 /// on a counter we use means the values are scaled and must not be read as base units.

@@ -51,7 +51,8 @@ CudaLaunchShape cuda_launch_shape(const EvalRequest& req) {
 class NcuBackend : public ProfileBackend {
  public:
   explicit NcuBackend(const NcuBackendOptions& o)
-      : sdk_dir_(o.sdk_dir), arch_(o.gpu_arch), versions_(common_tool_versions(sdk_dir_, nvcc_)) {
+      : sdk_dir_(o.sdk_dir), arch_(o.gpu_arch), reference_gpu_(o.reference_gpu),
+        versions_(common_tool_versions(sdk_dir_, nvcc_)) {
     versions_["ncu"] = tool_version({o.ncu, "--version"});
     const CudaTools tools{nvcc_, o.ncu, o.gpu_arch, o.gpu_lock};
     profiler_ = o.workload ? make_workload_profiler(tools, *o.workload)
@@ -82,6 +83,13 @@ class NcuBackend : public ProfileBackend {
       ev.failure = cuda.failure;
       return ev;
     }
+    // Scored against the reference only on the GPU the reference was profiled on: a mismatch holds
+    // for every later revision too, so it stops the run instead of rejecting this one.
+    if (const core::NcuCell* gpu = cuda.main_launch.find(core::kGpuNameMetric))
+      if (const std::string why = reference_gpu_mismatch(gpu->text, reference_gpu_, "ncu's " +
+                                                         std::string(core::kGpuNameMetric));
+          !why.empty())
+        throw make_error("{}: {}", (dir / "cuda").string(), why);
     // One strategy, two sides: the profiled main launch is the design's (docs/sandbox.md).
     if (const auto v = check_cuda_launch(cuda.main_launch, cuda_launch_shape(req), "cuda/candidate.cu"); !v.empty()) {
       ev.failure = sandbox_failure(v);
@@ -148,6 +156,7 @@ class NcuBackend : public ProfileBackend {
  private:
   fs::path sdk_dir_;
   core::Arch arch_;
+  std::string reference_gpu_;
   std::optional<fs::path> nvcc_;
   std::map<std::string, std::string> versions_;
   std::unique_ptr<CudaProfiler> profiler_;

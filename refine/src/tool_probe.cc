@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/codegen/toolchain.h"
 #include "vxsynth/common/error.h"
@@ -67,6 +69,30 @@ bool gpu_present() {
   } catch (const Error&) {
     return false;
   }
+}
+
+std::optional<std::string> gpu_name() {
+  try {
+    const ProcessResult r = run_process({"nvidia-smi", "--query-gpu=name", "--format=csv,noheader"}, {20.0});
+    if (!r.ok()) return std::nullopt;
+    std::string first = r.output.substr(0, r.output.find('\n'));
+    while (!first.empty() && (first.back() == '\r' || first.back() == ' ')) first.pop_back();
+    if (first.empty()) return std::nullopt;
+    return first;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+std::string reference_gpu_mismatch(std::string_view measured, std::string_view reference,
+                                   std::string_view measured_from) {
+  if (measured.empty() || reference.empty() || measured == reference) return {};
+  return fmt::format("the candidate is measured on '{}' ({}) but the reference kernels were profiled on '{}' (the "
+                     "bundle's provenance gpu): a distance across two GPU models compares their hardware (DRAM "
+                     "bandwidth, clocks, cache sizes), not the kernels; profile the workload on this GPU "
+                     "(scripts/device-profile.sh, docs/suite.md \"Re-profiling for a suite\") and reconstruct "
+                     "against that bundle",
+                     measured, measured_from, reference);
 }
 
 }  // namespace vxsynth::refine

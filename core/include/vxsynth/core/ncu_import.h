@@ -35,6 +35,9 @@ struct NcuCell {
   std::string not_used;
 };
 
+/// The raw-page column with the GPU's name ("NVIDIA H200"), on every kernel row.
+inline constexpr std::string_view kGpuNameMetric = "device__attribute_display_name";
+
 /// One profiled kernel launch.
 struct NcuKernel {
   int64_t id = 0;                ///< ncu's "ID": 0..N-1 in profiling order

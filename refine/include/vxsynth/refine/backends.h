@@ -110,8 +110,22 @@ struct NcuBackendOptions {
   /// A lock file held while a candidate uses the GPU (flock; nullopt: none), so that concurrent
   /// reconstructs on one GPU profile one at a time and their time limits exclude the wait.
   std::optional<std::filesystem::path> gpu_lock;
+  /// The GPU the reference kernels were profiled on (the bundle's provenance `gpu`, "" when it
+  /// names none): a candidate profiled on another GPU stops the run (reference_gpu_mismatch).
+  std::string reference_gpu;
 };
 [[nodiscard]] std::unique_ptr<ProfileBackend> make_ncu_backend(const NcuBackendOptions& opts);
+
+/// The name of the first GPU `nvidia-smi --query-gpu=name` lists ("NVIDIA H200"); nullopt when
+/// there is no nvidia-smi or no GPU.
+[[nodiscard]] std::optional<std::string> gpu_name();
+
+/// Empty when a candidate measured on the GPU `measured` may be scored against reference kernels
+/// profiled on the GPU `reference` (the same name, or either unknown: ""); otherwise the reason,
+/// naming both GPUs and `measured_from` (where the measured name was read). A distance across two
+/// GPU models compares their hardware (DRAM bandwidth, clocks, cache sizes), not the kernels.
+[[nodiscard]] std::string reference_gpu_mismatch(std::string_view measured, std::string_view reference,
+                                                 std::string_view measured_from);
 
 /// True when `nvidia-smi -L` lists a GPU (the default-backend rule).
 [[nodiscard]] bool gpu_present();
