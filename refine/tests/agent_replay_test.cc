@@ -19,6 +19,7 @@
 #include "vxsynth/core/bundle.h"
 #include "vxsynth/core/metrics.h"
 #include "vxsynth/refine/agent.h"
+#include "vxsynth/refine/agent_line_search.h"
 #include "vxsynth/refine/backends.h"
 #include "vxsynth/refine/record.h"
 #include "vxsynth/refine/sandbox.h"
@@ -32,9 +33,9 @@ using nlohmann::json;
 const fs::path kEvidence = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200";
 const fs::path kSuites = fs::path(VXSYNTH_SOURCE_DIR) / "data/suite";
 
-// Run directories whose record was written by the built-in agent: the GPU evidence sessions'
-// runs and the committed suites' benchmarks.
-std::vector<fs::path> builtin_runs() {
+// Run directories whose record was written by `agent` ("builtin", "line-search"): the GPU
+// evidence sessions' runs and the committed suites' benchmarks.
+std::vector<fs::path> runs_of(std::string_view agent) {
   std::vector<fs::path> runs;
   for (const fs::path& root : {kEvidence, kSuites}) {
     if (!fs::exists(root)) continue;
@@ -42,7 +43,7 @@ std::vector<fs::path> builtin_runs() {
       for (const auto& run : fs::directory_iterator(session.path())) {
         if (!fs::is_regular_file(run.path() / "run.json")) continue;
         const json r = json::parse(read_file(run.path() / "run.json"));
-        if (r.value("agent", "") == "builtin") runs.push_back(run.path());
+        if (r.value("agent", "") == agent) runs.push_back(run.path());
       }
   }
   std::sort(runs.begin(), runs.end());
@@ -69,7 +70,8 @@ bool changed_by_version_2(const Proposal& p, const RevisionEntry& want) {
 // Replays revision `n` of `record` (n ≥ 1) and compares the proposal with the recorded entry. A
 // record of version 1 may differ where version 2 changed the choice: returns false there.
 bool replay(const std::vector<RevisionEntry>& record, size_t n, const core::ReferenceContext& ctx,
-            const json& entry, const core::Signature& reference, uint64_t seed, bool version_1) {
+            const json& entry, const core::Signature& reference, uint64_t seed, bool version_1,
+            bool line_search = false) {
   const std::vector<RevisionEntry> history(record.begin(), record.begin() + static_cast<long>(n));
   const RevisionEntry retained = *last_retained(history);
   const auto space = make_codegen_space(ctx);
@@ -86,8 +88,7 @@ bool replay(const std::vector<RevisionEntry>& record, size_t n, const core::Refe
   in.rules = &rules;
   in.axes = space->refinable_axes();
   in.seed = seed;
-  BuiltinAgent agent(*space);
-  const Proposal p = agent.propose(in);
+  const Proposal p = line_search ? LineSearchAgent(*space).propose(in) : BuiltinAgent(*space).propose(in);
   const RevisionEntry& want = record[n];
   EXPECT_FALSE(p.stop) << p.stop_reason;
   if (p.stop) return false;
@@ -111,7 +112,7 @@ bool seeded_for_another_operator(const std::vector<RevisionEntry>& record, const
 // too, except where version 2 changed the choice (counted and printed). Records seeded for another
 // operator than today's seed are listed and left out.
 TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
-  const auto runs = builtin_runs();
+  const auto runs = runs_of("builtin");
   ASSERT_GE(runs.size(), 4u) << "no built-in-agent evidence under " << kEvidence << " or " << kSuites;
   const std::string current = std::to_string(kBuiltinAgentVersion);
   int replayed = 0;
@@ -145,6 +146,33 @@ TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
                            reseeded.size(), fmt::join(reseeded, ", "));
   EXPECT_GE(replayed, 20);
   EXPECT_LT(reseeded.size(), runs.size() / 4) << "most records no longer match today's seed";
+}
+
+// The line-search agent's records (the committed H100 suite): every revision's proposal, its
+// time-model rationale included, is reproduced from the record's history and the bundle entry.
+TEST(AgentReplay, EveryRecordedLineSearchChoiceIsReproduced) {
+  const auto runs = runs_of("line-search");
+  ASSERT_GE(runs.size(), 4u) << "no line-search evidence under " << kSuites;
+  int replayed = 0, by_time_model = 0;
+  for (const fs::path& run : runs) {
+    SCOPED_TRACE(run.string());
+    const RecordRead rec = read_record(run / "record.jsonl", /*repair=*/false);
+    const json run_json = json::parse(read_file(run / "run.json"));
+    const fs::path profile_path = run / "reference/profile.json";
+    const json profile = json::parse(read_file(profile_path));
+    const core::ReferenceContext ctx = core::context_from_json(profile["entry"]["context"], profile_path.string());
+    const core::Signature reference = core::signature_from_json(profile["signature"], profile_path.string());
+    for (size_t n = 1; n < rec.entries.size(); ++n) {
+      SCOPED_TRACE(fmt::format("r{}", n));
+      ASSERT_TRUE(replay(rec.entries, n, ctx, profile["entry"], reference, run_json["seed"].get<uint64_t>(),
+                         /*version_1=*/false, /*line_search=*/true));
+      ++replayed;
+      by_time_model += rec.entries[n].rationale.find("time model predicts") != std::string::npos ? 1 : 0;
+    }
+  }
+  std::cout << fmt::format("{} line-search revisions reproduced, {} of them proposed by the time model\n", replayed,
+                           by_time_model);
+  EXPECT_GE(by_time_model, 10);
 }
 
 }  // namespace
