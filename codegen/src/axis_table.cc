@@ -119,7 +119,12 @@ bool tile_aspect(Axes& a, bool f) {  // same area: BM up and BN down (forward), 
   return f ? scale(a.tile.m, true) && scale(a.tile.n, false) && scale(a.reg_tile.m, true) && scale(a.reg_tile.n, false)
            : scale(a.tile.m, false) && scale(a.tile.n, true) && scale(a.reg_tile.m, false) && scale(a.reg_tile.n, true);
 }
-constexpr AxisStepFn kTileSteps[] = {tile_depth, tile_aspect};
+// Design space 2: a tensor-core point's aspect (its reg_tile stays 1x1, reg_tile_check), which
+// tile_aspect cannot move since it scales reg_tile with the tile.
+bool tile_aspect_tensor_core(Axes& a, bool f) {
+  return a.tensor_core.enabled && scale(a.tile.m, f) && scale(a.tile.n, !f);
+}
+constexpr AxisVariant kTileSteps[] = {tile_depth, tile_aspect, {tile_aspect_tensor_core, 2}};
 constexpr AxisPrior kTilePriors[] = {
     {std::nullopt, M::kCoalescing, +0.06, "§4.3: tile raises coalescing on linear, matmul and conv2d (sign only)"},
     {core::OpKind::kConv1d, M::kCoalescing, -0.06, "§4.3: tile lowers coalescing on conv1d (sign only)"},
@@ -148,7 +153,7 @@ void reg_tile_check(const DesignPoint& p, Reasons& out) {
 }
 bool reg_tile_rows(Axes& a, bool f) { return scale(a.reg_tile.m, f) && scale(a.tile.m, f); }
 bool reg_tile_cols(Axes& a, bool f) { return scale(a.reg_tile.n, f) && scale(a.tile.n, f); }
-constexpr AxisStepFn kRegTileSteps[] = {reg_tile_rows, reg_tile_cols};
+constexpr AxisVariant kRegTileSteps[] = {reg_tile_rows, reg_tile_cols};
 constexpr AxisPrior kRegTilePriors[] = {
     {std::nullopt, M::kArithIntensity, +0.06, "§4.3: register tiling raises arith. intensity"},
     {std::nullopt, M::kOccupancy, -0.10, "§4.3: lowers occupancy by 0.07-0.13"},
@@ -162,7 +167,7 @@ void prefetch_check(const DesignPoint& p, Reasons& out) {
     out.emplace_back("double-buffers the shared-memory fill; needs smem_stage");
 }
 bool prefetch_step(Axes& a, bool f) { return set_flag(a.prefetch, f); }
-constexpr AxisStepFn kPrefetchSteps[] = {prefetch_step};
+constexpr AxisVariant kPrefetchSteps[] = {prefetch_step};
 constexpr AxisPrior kPrefetchPriors[] = {
     {std::nullopt, M::kDramBandwidth, +0.06, "§4.3: raises DRAM bandwidth in all four panels"},
 };
@@ -175,7 +180,7 @@ void smem_stage_check(const DesignPoint& p, Reasons& out) {
     out.emplace_back("tensor-core paths read fragments from shared memory; it must be on");
 }
 bool smem_stage_step(Axes& a, bool f) { return set_flag(a.smem_stage, f); }
-constexpr AxisStepFn kSmemStageSteps[] = {smem_stage_step};
+constexpr AxisVariant kSmemStageSteps[] = {smem_stage_step};
 constexpr AxisPrior kSmemStagePriors[] = {
     {std::nullopt, M::kL1HitRate, -0.55, "§4.3 linear panel: lowers L1 hit rate by 0.55"},
     {std::nullopt, M::kCoalescing, +0.56, "§4.3 linear panel: raises coalescing by 0.56"},
@@ -190,7 +195,7 @@ void read_once_check(const DesignPoint& p, Reasons& out) {
     out.emplace_back("excludes smem_stage (reuse is served by L1 instead of shared memory)");
 }
 bool read_once_step(Axes& a, bool f) { return set_flag(a.read_once, f); }
-constexpr AxisStepFn kReadOnceSteps[] = {read_once_step};
+constexpr AxisVariant kReadOnceSteps[] = {read_once_step};
 constexpr AxisPrior kReadOncePriors[] = {
     {std::nullopt, M::kL1HitRate, +0.52, "§4.4 r3: read-once raises L1 hit rate by 0.52"},
     {std::nullopt, M::kCoalescing, -0.06, "§4.3: opposite of shared-memory staging (sign only)"},
@@ -213,7 +218,7 @@ bool lane_map_step_over_element(Axes& a, bool f) {
   const auto want = f ? LaneMap::kContiguous : LaneMap::kStrided;
   return a.lane_map != want ? (a.lane_map = want, true) : false;
 }
-constexpr AxisStepFn kLaneMapSteps[] = {lane_map_step, lane_map_step_over_element};
+constexpr AxisVariant kLaneMapSteps[] = {lane_map_step, lane_map_step_over_element};
 constexpr AxisPrior kLaneMapPriors[] = {
     {std::nullopt, M::kCoalescing, +0.16,
      "§4.3: staging/lane-mapping traffic magnitude 0.16; reverse lowers coalescing (§4.4 r8)"},
@@ -279,7 +284,7 @@ bool tensor_core_step(Axes& a, bool f) {
   return a.tensor_core.enabled &&
          cycle(a.tensor_core.shape, {S::kM16N16K8, S::kM16N16K16, S::kM32N8K16, S::kM8N32K16}, f);
 }
-constexpr AxisStepFn kTensorCoreSteps[] = {tensor_core_step};
+constexpr AxisVariant kTensorCoreSteps[] = {tensor_core_step};
 constexpr AxisPrior kTensorCorePriors[] = {
     {std::nullopt, M::kCoalescing, +0.91, "§4.3: largest mean response coalescing, 0.91"},
 };
@@ -305,7 +310,7 @@ void split_k_check(const DesignPoint& p, Reasons& out) {
   if (g.z * a.split_k > 65535) out.push_back(fmt::format("grid z = {} exceeds 65535", g.z * a.split_k));
 }
 bool split_k_step(Axes& a, bool f) { return scale(a.split_k, f); }
-constexpr AxisStepFn kSplitKSteps[] = {split_k_step};
+constexpr AxisVariant kSplitKSteps[] = {split_k_step};
 constexpr AxisPrior kSplitKPriors[] = {
     {std::nullopt, M::kDramBandwidth, +0.06, "§4.3: split-K raises DRAM bandwidth (conv1d)"},
     {std::nullopt, M::kPeakCompute, +0.06, "§4.3: split-K raises achieved peak compute (conv1d)"},
@@ -343,7 +348,7 @@ bool block_decomp_step(Axes& a, bool f) {
   a.warp_rows = a.warp_rows == 1 ? 0 : a.warp_rows / 2;
   return true;
 }
-constexpr AxisStepFn kBlockDecompSteps[] = {block_decomp_step};
+constexpr AxisVariant kBlockDecompSteps[] = {block_decomp_step};
 constexpr AxisPrior kBlockDecompPriors[] = {
     {std::nullopt, M::kCoalescing, +0.06, "§4.3: largest response in coalescing (conv1d)"},
 };
@@ -364,7 +369,7 @@ void boundary_check(const DesignPoint& p, Reasons& out) {
 bool boundary_step(Axes& a, bool f) {
   return cycle(a.boundary, {Boundary::kGuard, Boundary::kClamp, Boundary::kExact}, f);
 }
-constexpr AxisStepFn kBoundarySteps[] = {boundary_step};
+constexpr AxisVariant kBoundarySteps[] = {boundary_step};
 constexpr AxisPrior kBoundaryPriors[] = {
     {std::nullopt, M::kActiveLanes, +0.02, "§4.3: active lanes nearly unchanged (small prior)"},
 };
@@ -504,11 +509,12 @@ std::map<core::MetricId, double> prior_response(AxisId axis, core::OpKind op) {
 }
 
 std::optional<DesignPoint> step_axis(const DesignPoint& p, AxisId axis, bool forward, const FixedProperties& fixed,
-                                     std::string* why_not) {
+                                     std::string* why_not, int space_version) {
   std::string reasons;
-  for (const AxisStepFn step : axis_info(axis).steps) {
+  for (const AxisVariant& v : axis_info(axis).steps) {
+    if (v.since > space_version) continue;
     DesignPoint q = p;
-    if (!step(q.axes, forward)) {
+    if (!v.step(q.axes, forward)) {
       reasons += "at its bound; ";
       continue;
     }

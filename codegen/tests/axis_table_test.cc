@@ -73,7 +73,8 @@ TEST(AxisTable, EveryStepSurvivesJsonAndValidatesOrNamesItsAxes) {
     ASSERT_EQ(validation_errors(c.point), "");
     for (const AxisInfo& row : kAxisTable) {
       for (const bool forward : {true, false}) {
-        for (const AxisStepFn step : row.steps) {
+        for (const AxisVariant& v : row.steps) {
+          const AxisStepFn step = v.step;
           DesignPoint q = c.point;
           if (!step(q.axes, forward)) continue;
           const nlohmann::json j = to_json(q);
@@ -114,9 +115,9 @@ TEST(AxisTable, StepAxisTakesTheFirstValidVariant) {
     for (const AxisInfo& row : kAxisTable) {
       for (const bool forward : {true, false}) {
         std::optional<DesignPoint> want;
-        for (const AxisStepFn step : row.steps) {
+        for (const AxisVariant& v : row.steps) {
           DesignPoint q = c.point;
-          if (step(q.axes, forward) && validation_errors(q).empty()) {
+          if (v.step(q.axes, forward) && validation_errors(q).empty()) {
             want = q;
             break;
           }
@@ -132,6 +133,33 @@ TEST(AxisTable, StepAxisTakesTheFirstValidVariant) {
       }
     }
   }
+}
+
+// Design space 2 moves a tensor-core point's tile aspect (BM up and BN down, or the reverse) with
+// reg_tile kept at 1x1; design space 1, which recorded runs of before it were made in, never does
+// (its aspect variant scales reg_tile, invalid on tensor-core points).
+TEST(AxisTable, TensorCoreTileAspectIsAVariantOfDesignSpaceTwo) {
+  int moved = 0;
+  for (const auto& c : all_cases()) {
+    if (!c.point.axes.tensor_core.enabled) continue;
+    SCOPED_TRACE(c.name);
+    for (const bool forward : {true, false}) {
+      DesignPoint deep = c.point;
+      deep.axes.tile.k = forward ? 64 : 1;  // the depth variant at its bound: aspect is next
+      std::string why;
+      const auto v1 = step_axis(deep, AxisId::kTile, forward, deep.fixed, &why, /*space_version=*/1);
+      EXPECT_FALSE(v1.has_value()) << "design space 1 moved a tensor-core aspect";
+      const auto v2 = step_axis(deep, AxisId::kTile, forward, deep.fixed, &why, /*space_version=*/2);
+      if (!v2) continue;
+      ++moved;
+      EXPECT_EQ(v2->axes.tile.k, deep.axes.tile.k);
+      EXPECT_EQ(v2->axes.tile.m, forward ? 2 * deep.axes.tile.m : deep.axes.tile.m / 2);
+      EXPECT_EQ(v2->axes.tile.n, forward ? deep.axes.tile.n / 2 : 2 * deep.axes.tile.n);
+      EXPECT_EQ(v2->axes.reg_tile.m, 1u);
+      EXPECT_EQ(v2->axes.reg_tile.n, 1u);
+    }
+  }
+  EXPECT_GT(moved, 0) << "no tensor-core test point moved its aspect in design space 2";
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/emit.h"
+#include "vxsynth/codegen/toolchain.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
 
@@ -259,6 +261,37 @@ DesignPoint locked_design(const fs::path& bench) {
   std::string line;
   for (int i = 0; i <= locked; ++i) std::getline(record, line);
   return design_point_from_json(nlohmann::json::parse(line).at("design"));
+}
+
+// Design space 2's tensor-core tile aspect (BM×2, BN÷2; reg_tile 1x1) from every tensor-core
+// seed: the moved point computes the operator on vxsim and its CUDA side compiles for sm_90.
+TEST(TensorCoreTileAspect, MovedSeedsPassOnVxsimAndCompileWithNvcc) {
+  const auto sdk = runnable_sdk();
+  if (!sdk) GTEST_SKIP() << "no SDK + runtime build in " << VXSYNTH_BUILD_DIR;
+  const AxisInfo& tile = axis_info(AxisId::kTile);
+  const auto variant = std::find_if(tile.steps.begin(), tile.steps.end(), [](const AxisVariant& v) { return v.since == 2; });
+  ASSERT_NE(variant, tile.steps.end());
+  const fs::path work = fs::temp_directory_path() / ("vxsynth_tc_aspect_" + std::to_string(::getpid()));
+  int checked = 0;
+  for (const auto& c : testing_points::all_cases()) {
+    if (!c.point.axes.tensor_core.enabled || !c.name.ends_with("_seed")) continue;
+    DesignPoint q = c.point;
+    if (!variant->step(q.axes, /*forward=*/true) || !validation_errors(q).empty()) continue;
+    SCOPED_TRACE(fmt::format("{} tile {}x{}x{}", c.name, q.axes.tile.m, q.axes.tile.n, q.axes.tile.k));
+    const auto r = check_vortex_candidate(q, work / c.name, *sdk, /*seed=*/0x5eed0000 + c.name.size());
+    ASSERT_TRUE(r.report.has_value()) << r.summary();
+    EXPECT_TRUE(r.passed()) << r.summary() << "\n" << r.run.run.output;
+    if (find_nvcc()) {
+      write_candidate(work / c.name / "cuda", emit_cuda(q));
+      const NvccResult n = compile_cuda(work / c.name / "cuda" / kCudaFileName, work / c.name / "cuda" / "candidate.o");
+      EXPECT_TRUE(n.ok) << n.command << "\n" << n.diagnostics;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 4) << "too few tensor-core seeds move their aspect";
+  std::cout << checked << " tensor-core seeds checked with their tile aspect moved\n";
+  std::error_code ec;
+  fs::remove_all(work, ec);
 }
 
 // The 66 points above are small shapes; the suite's locked designs are the shapes architects run.

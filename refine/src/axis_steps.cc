@@ -24,14 +24,15 @@ std::vector<std::string> refinable_axis_keys() {
 }
 
 std::optional<nlohmann::json> step_design(const nlohmann::json& design, const AxisStep& step,
-                                          const codegen::FixedProperties& fixed, std::string* why_not) {
+                                          const codegen::FixedProperties& fixed, std::string* why_not,
+                                          int space_version) {
   const codegen::AxisInfo* row = refinable_row(step.axis);
   if (row == nullptr) {
     *why_not = fmt::format("'{}' is not a refinable axis", step.axis);
     return std::nullopt;
   }
   const codegen::DesignPoint base = codegen::design_point_from_json(design);
-  const auto next = codegen::step_axis(base, row->id, step.direction == "forward", fixed, why_not);
+  const auto next = codegen::step_axis(base, row->id, step.direction == "forward", fixed, why_not, space_version);
   if (!next) return std::nullopt;
   return codegen::to_json(*next);
 }

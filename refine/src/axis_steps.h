@@ -18,9 +18,11 @@ namespace vxsynth::refine {
 
 /// `design` moved one step along `step` (direction "forward", else reverse) by the axis's row:
 /// nullopt with `why_not` set when the axis is unknown or fixed at seed, at its bound, or the
-/// result is invalid or breaks `fixed`.
+/// result is invalid or breaks `fixed`. `space_version`: the design space's variants
+/// (codegen::kDesignSpaceVersion).
 [[nodiscard]] std::optional<nlohmann::json> step_design(const nlohmann::json& design, const AxisStep& step,
-                                                        const codegen::FixedProperties& fixed, std::string* why_not);
+                                                        const codegen::FixedProperties& fixed, std::string* why_not,
+                                                        int space_version);
 
 /// The axis row's forward prior response on operator kind `op`, metric key → response; empty
 /// for an unknown key.

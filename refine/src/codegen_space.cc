@@ -23,8 +23,8 @@ using nlohmann::json;
 // (through axis_steps.cc), validity from codegen, the candidate pair rendered under cuda/ and vortex/.
 class CodegenSpace : public DesignSpace {
  public:
-  CodegenSpace(const core::ReferenceContext& ctx, codegen::CudaTranslation translation)
-      : seed_(codegen::seed_design_point(ctx, translation)), ctx_(ctx) {}
+  CodegenSpace(const core::ReferenceContext& ctx, codegen::CudaTranslation translation, int space_version)
+      : seed_(codegen::seed_design_point(ctx, translation)), ctx_(ctx), space_version_(space_version) {}
 
   json seed_design() const override { return codegen::to_json(seed_); }
 
@@ -43,7 +43,7 @@ class CodegenSpace : public DesignSpace {
                                codegen::to_string(seed_.cuda_translation));
       return std::nullopt;
     }
-    return step_design(design, step, seed_.fixed, why_not);
+    return step_design(design, step, seed_.fixed, why_not, space_version_);
   }
 
   std::map<std::string, double> prior_response(const std::string& axis) const override {
@@ -74,13 +74,14 @@ class CodegenSpace : public DesignSpace {
  private:
   codegen::DesignPoint seed_;
   core::ReferenceContext ctx_;
+  int space_version_;
 };
 
 }  // namespace
 
 std::unique_ptr<DesignSpace> make_codegen_space(const core::ReferenceContext& ctx,
-                                                codegen::CudaTranslation translation) {
-  return std::make_unique<CodegenSpace>(ctx, translation);
+                                                codegen::CudaTranslation translation, int space_version) {
+  return std::make_unique<CodegenSpace>(ctx, translation, space_version);
 }
 
 }  // namespace vxsynth::refine

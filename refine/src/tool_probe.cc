@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/generator_version.h"
 #include "vxsynth/codegen/toolchain.h"
 #include "vxsynth/common/error.h"
@@ -58,6 +59,7 @@ std::map<std::string, std::string> common_tool_versions(const fs::path& sdk_dir,
   }
   v["vxsynth"] = "0.1.0";
   v[codegen::kGeneratorVersionKey] = std::to_string(codegen::kGeneratorVersion);
+  v[codegen::kDesignSpaceVersionKey] = std::to_string(codegen::kDesignSpaceVersion);
   v[kBuiltinAgentVersionKey] = std::to_string(kBuiltinAgentVersion);
   return v;
 }

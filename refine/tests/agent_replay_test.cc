@@ -74,7 +74,10 @@ bool replay(const std::vector<RevisionEntry>& record, size_t n, const core::Refe
             bool line_search = false) {
   const std::vector<RevisionEntry> history(record.begin(), record.begin() + static_cast<long>(n));
   const RevisionEntry retained = *last_retained(history);
-  const auto space = make_codegen_space(ctx);
+  // The design space the revision was proposed in (its tool_versions; version 1 before the key).
+  const auto v = record[n].tool_versions.find(codegen::kDesignSpaceVersionKey);
+  const int space_version = v == record[n].tool_versions.end() ? 1 : std::stoi(v->second);
+  const auto space = make_codegen_space(ctx, codegen::CudaTranslation::kNative, space_version);
   const SourceTree sources = space->render(retained.design);
   const SandboxRules rules = default_rules();
   AgentInput in;

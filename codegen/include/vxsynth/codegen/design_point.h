@@ -168,6 +168,22 @@ struct AxisPrior {
 /// Moves `a` one step forward or in reverse; false when it cannot move that way (at a bound, or
 /// not expressible in the point's engine class). The caller validates the result.
 using AxisStepFn = bool (*)(Axes& a, bool forward);
+/// Version of the design space the axis table spans: the variants each axis steps through. A
+/// reconstruction records it with every revision (`tool_versions["vxsynth-design-space"]`; a record
+/// without the key is version 1), and a space of an older version skips the variants added since,
+/// so that a recorded run's agent choices replay unchanged (refine/tests/agent_replay_test.cc).
+/// Version 2: the tile axis's aspect variant for tensor-core points.
+inline constexpr int kDesignSpaceVersion = 2;
+/// Key of the design-space version in a revision's `tool_versions`.
+inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
+
+/// One refinement variant of an axis: its step and the design-space version that added it.
+struct AxisVariant {
+  constexpr AxisVariant(AxisStepFn s, int since_version = 1) : step(s), since(since_version) {}  // NOLINT: rows list bare steps
+  AxisStepFn step;
+  int since;  ///< first kDesignSpaceVersion with this variant
+};
+
 /// The axis's value in the design point's JSON (`axes.<key>`).
 using AxisToJsonFn = nlohmann::json (*)(const Axes& a);
 /// Reads the axis's value `v` (found at field path `where`, e.g. "axes.tile") into `a`; throws
@@ -197,7 +213,7 @@ struct AxisInfo {
   AxisFromJsonFn from_json;
   AxisCheckFn bounds;
   AxisCheckFn check;
-  std::span<const AxisStepFn> steps;    ///< refinement variants, tried in order (first valid wins)
+  std::span<const AxisVariant> steps;   ///< refinement variants, tried in order (first valid wins)
   std::span<const AxisPrior> priors;    ///< the agent's prior rows (empty when fixed at seed)
 };
 
@@ -213,10 +229,12 @@ extern const std::array<AxisInfo, kNumAxes> kAxisTable;
 /// Forward prior response of `axis` on an operator of kind `op`, metric → response: the
 /// all-kinds rows, each overridden by a row for `op` on the same metric.
 [[nodiscard]] std::map<core::MetricId, double> prior_response(AxisId axis, core::OpKind op);
-/// `p` moved one step along `axis` (forward or reverse): the first variant of the axis's steps
-/// that moves and leaves a valid point keeping `fixed`; nullopt with `why_not` set otherwise.
+/// `p` moved one step along `axis` (forward or reverse): the first variant of the axis's steps in
+/// design space `space_version` that moves and leaves a valid point keeping `fixed`; nullopt with
+/// `why_not` set otherwise.
 [[nodiscard]] std::optional<DesignPoint> step_axis(const DesignPoint& p, AxisId axis, bool forward,
-                                                   const FixedProperties& fixed, std::string* why_not);
+                                                   const FixedProperties& fixed, std::string* why_not,
+                                                   int space_version = kDesignSpaceVersion);
 
 /// The op seen as a batched GEMM C[z][M][N] = A[z][M][K]·B[z][K][N] (conv: implicit GEMM with
 /// M = K_out/groups, N = N·P·Q, K = (C/groups)·R·S, z = group).

@@ -42,10 +42,12 @@ namespace vxsynth::refine {
 [[nodiscard]] core::Arch target_arch(const core::ReferenceBundle& bundle, const std::string& where);
 
 /// Makes the design space of a reference context whose CUDA candidates are rendered with
-/// `translation` (the seed carries it, every step keeps it; refine/order.h picks it per order).
-/// Throws vxsynth::Error when codegen cannot seed it (no shape, unsupported types).
+/// `translation` (the seed carries it, every step keeps it; refine/order.h picks it per order),
+/// stepping through the axis variants of design space `space_version` (an older one replays an
+/// older record). Throws vxsynth::Error when codegen cannot seed it (no shape, unsupported types).
 [[nodiscard]] std::unique_ptr<DesignSpace> make_codegen_space(
-    const core::ReferenceContext& ctx, codegen::CudaTranslation translation = codegen::CudaTranslation::kNative);
+    const core::ReferenceContext& ctx, codegen::CudaTranslation translation = codegen::CudaTranslation::kNative,
+    int space_version = codegen::kDesignSpaceVersion);
 
 /// Options of the vxsim backend.
 struct VxsimBackendOptions {
