@@ -9,7 +9,7 @@
 # from their last recorded revision. The archive is what a repository keeps (`vxsynth suite
 # export`: records, summaries, reference profiles, validation manifests, per-revision ncu CSVs and
 # logs; no tensors, generated sources the records pin and this vxsynth renders again, runtime
-# copies, binaries or ncu reports): a few MB, to be committed as data/suite/vx-robotics-h200/.
+# copies, binaries or ncu reports): a few MB, to be committed as data/suite/<SUITE_NAME>/ (vx-robotics-h200/ for the H200 bundles).
 #
 # Usage (repository root, on the GPU machine):
 #   scripts/device-suite.sh OUT_DIR [extra `vxsynth suite build` arguments, e.g. --kernel act:k4]

@@ -319,7 +319,7 @@ Runner setup_reconstruct(CLI::App& app) {
   app.add_option("--kernel", o->kernel, "kernel id (k1, …) or rank")->required();
   app.add_option("--agent", o->agent, "builtin, line-search (docs/reconstruct.md), or cmd:\"COMMAND\" (docs/agent-protocol.md)")->capture_default_str();
   app.add_option("--profile", o->profile,
-                 "ncu (each revision's CUDA candidate under Nsight Compute on the GPU) or vxsim (the Vortex "
+                 "ncu (each revision's CUDA candidate under Nsight Compute on the GPU, which must be the bundle's provenance gpu) or vxsim (the Vortex "
                  "candidate's vxsim counters scored against the reference signature; not paper §4.5's "
                  "Vortex-first); default: ncu when nvidia-smi shows a GPU, else vxsim");
   app.add_option("--order", o->order,

@@ -92,7 +92,7 @@ std::string reference_gpu_mismatch(std::string_view measured, std::string_view r
   return fmt::format("the candidate is measured on '{}' ({}) but the reference kernels were profiled on '{}' (the "
                      "bundle's provenance gpu): a distance across two GPU models compares their hardware (DRAM "
                      "bandwidth, clocks, cache sizes), not the kernels; profile the workload on this GPU "
-                     "(scripts/device-profile.sh, docs/suite.md \"Re-profiling for a suite\") and reconstruct "
+                     "(scripts/device-profile.sh, docs/suite.md \"Another GPU\") and reconstruct "
                      "against that bundle",
                      measured, measured_from, reference);
 }
