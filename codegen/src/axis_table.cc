@@ -86,11 +86,13 @@ void tile_threads(const DesignPoint& p, Reasons& out) {
                                 a.tile.m, a.reg_tile.m, a.tile.n, a.reg_tile.n, ty * tx, bs));
     }
   }
-  if (a.tensor_core.enabled && (a.tile.m * a.tile.n) % bs != 0) {
+  const TcScheduleInfo& sched = schedule_info(p.tc_schedule);
+  if (a.tensor_core.enabled && !sched.warp_epilogue && (a.tile.m * a.tile.n) % bs != 0) {
     out.push_back(fmt::format("BM·BN = {} must be a multiple of the block size {} for the epilogue write-out",
                               a.tile.m * a.tile.n, bs));
   }
-  if (a.smem_stage && ((a.tile.m * a.tile.k) % bs != 0 || (a.tile.k * a.tile.n) % bs != 0)) {
+  const bool partial = a.tensor_core.enabled && sched.partial_fills;
+  if (a.smem_stage && !partial && ((a.tile.m * a.tile.k) % bs != 0 || (a.tile.k * a.tile.n) % bs != 0)) {
     out.push_back(
         fmt::format("BM·BK = {} and BK·BN = {} must be multiples of the block size {} for the cooperative fill",
                     a.tile.m * a.tile.k, a.tile.k * a.tile.n, bs));
@@ -98,8 +100,14 @@ void tile_threads(const DesignPoint& p, Reasons& out) {
 }
 void tile_memory(const DesignPoint& p, Reasons& out) {
   const uint32_t cuda = smem_bytes(p);
-  if (cuda > kCudaStaticSmem)
-    out.push_back(fmt::format("{} B of shared memory per block exceeds CUDA's 48 KiB static limit", cuda));
+  const TcScheduleInfo& sched = schedule_info(p.tc_schedule);
+  const bool dynamic = p.axes.tensor_core.enabled && sched.warp_epilogue;
+  const uint32_t limit = dynamic ? sched.cuda_smem_limit : kCudaStaticSmem;
+  if (cuda > limit) {
+    out.push_back(dynamic ? fmt::format("{} B of shared memory per block exceeds sm_90's 227 KiB of opt-in dynamic "
+                                        "shared memory", cuda)
+                          : fmt::format("{} B of shared memory per block exceeds CUDA's 48 KiB static limit", cuda));
+  }
   const auto& vx = p.vortex;
   const uint32_t vx_bytes = vortex_local_mem_bytes(p);
   const uint32_t warps_per_group = (p.fixed.block_size + vx.threads - 1) / vx.threads;
@@ -261,6 +269,8 @@ void tensor_core_check(const DesignPoint& p, Reasons& out) {
   const uint32_t bs = p.fixed.block_size, vt_w = p.vortex.threads;
   if (tc != (p.fixed.engine == core::EngineClass::kTensorCore))
     out.push_back(fmt::format("enabled={} contradicts the fixed engine class {}", tc, core::to_string(p.fixed.engine)));
+  if (!tc && p.tc_schedule != TcSchedule::kTileEpilogue)
+    out.push_back(fmt::format("tc_schedule {} needs the tensor-core strategy", schedule_info(p.tc_schedule).key));
   if (!tc) return;
   tensor_core_shape(p, out);
   if (bs % kCudaWarp != 0) out.push_back(fmt::format("block size {} is not a multiple of the CUDA warp 32", bs));

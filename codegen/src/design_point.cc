@@ -21,6 +21,8 @@ bool pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
+const TcScheduleInfo& schedule_info(TcSchedule s) { return kTcScheduleTable[static_cast<size_t>(s)]; }
+
 std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p) {
   if (!p.axes.tensor_core.enabled || !translation_info(p.cuda_translation).vector_fills) return {1, 1};
   const auto& op = p.fixed.op;
@@ -94,13 +96,32 @@ uint32_t operand_bytes_cuda(const DesignPoint& p) {
 }
 uint32_t operand_bytes_vortex(const DesignPoint& p) { return p.axes.tensor_core.enabled ? 2 : 4; }
 
+/// Bytes of the fp32 accumulator staging of the write-out on the Vortex or the CUDA side: the block
+/// tile (tile epilogue) or one fragment per warp (warp epilogue; Vortex: its TCU tile, which needs a
+/// valid warp width: 0 when the width is not one, validation says why).
+uint32_t accumulator_staging_bytes(const DesignPoint& p, bool vortex) {
+  const auto& t = p.axes.tile;
+  if (!schedule_info(p.tc_schedule).warp_epilogue) return t.m * t.n * 4;
+  const uint32_t warp = vortex ? p.vortex.threads : kCudaWarp;
+  if (warp == 0) return 0;
+  std::array<uint32_t, 3> frag{};
+  try {
+    frag = vortex ? vortex_tcu_tile(warp) : frag_dims(p.axes.tensor_core.shape);
+  } catch (const Error&) {
+    return 0;
+  }
+  const uint32_t warps = (p.fixed.block_size + warp - 1) / warp;
+  return warps * frag[0] * frag[1] * 4;
+}
+
 uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
   const auto& t = p.axes.tile;
   uint32_t bytes = 0;
   if (p.axes.smem_stage) bytes = (t.m * t.k + t.k * t.n) * elem;
   // Tensor-core paths stage the fp32 accumulators for the epilogue in the same memory, after the
   // last K stage (the operand tiles are dead by then).
-  if (p.axes.tensor_core.enabled) bytes = std::max(bytes, t.m * t.n * 4);
+  if (p.axes.tensor_core.enabled)
+    bytes = std::max(bytes, accumulator_staging_bytes(p, true));
   return bytes;
 }
 
@@ -131,8 +152,9 @@ uint32_t cuda_tc_stages(const DesignPoint& p) {
   // As many stages as CUDA's static shared memory holds, up to 4 (4 keeps three stages in flight,
   // enough to cover DRAM latency at these tile sizes; docs/codegen.md "Tensor-core strategy").
   // When not even two fit, one stage with the next one prefetched into registers (as on Vortex).
-  uint32_t s = 4;
-  while (s > 1 && s * cuda_tc_stage_bytes(p) > kCudaStaticSmem) --s;
+  const TcScheduleInfo& row = schedule_info(p.tc_schedule);
+  uint32_t s = row.warp_epilogue && p.cuda_stages > 0 ? std::min(p.cuda_stages, row.cuda_max_stages) : 4;
+  while (s > 1 && s * cuda_tc_stage_bytes(p) > row.cuda_smem_limit) --s;
   return s;
 }
 
@@ -153,8 +175,8 @@ uint32_t smem_bytes(const DesignPoint& p) {
   if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p));
   // Padded rows (A: BM x (BK+pad); B: BN x (BK+pad) or BK x (BN+pad)), times the stages; the fp32
   // accumulator tile reuses the memory after the last stage.
-  const auto& t = p.axes.tile;
-  return std::max(cuda_tc_stages(p) * cuda_tc_stage_bytes(p), t.m * t.n * 4);
+  return std::max(cuda_tc_stages(p) * cuda_tc_stage_bytes(p),
+                  accumulator_staging_bytes(p, false));
 }
 uint32_t vortex_local_mem_bytes(const DesignPoint& p) { return smem_for(p, operand_bytes_vortex(p)); }
 
@@ -288,6 +310,8 @@ nlohmann::json to_json(const DesignPoint& p) {
       {"axes", axes},
   };
   if (p.cuda_translation != CudaTranslation::kNative) out["cuda_translation"] = to_string(p.cuda_translation);
+  if (p.tc_schedule != TcSchedule::kTileEpilogue) out["tc_schedule"] = schedule_info(p.tc_schedule).key;
+  if (p.cuda_stages != 0) out["cuda_stages"] = p.cuda_stages;
   if (!p.seed_origin.empty()) out["seed_origin"] = p.seed_origin;
   return out;
 }
@@ -301,6 +325,15 @@ CudaTranslation translation_from_json(const nlohmann::json& v) {
   std::string keys;
   for (const TranslationInfo& t : kTranslationTable) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", t.key);
   throw make_error("design point: field 'cuda_translation' is {}, expected one of {}", v.dump(), keys);
+}
+
+TcSchedule schedule_from_json(const nlohmann::json& v) {
+  if (v.is_string())
+    for (const TcScheduleInfo& t : kTcScheduleTable)
+      if (t.key == v.get<std::string>()) return t.id;
+  std::string keys;
+  for (const TcScheduleInfo& t : kTcScheduleTable) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", t.key);
+  throw make_error("design point: field 'tc_schedule' is {}, expected one of {}", v.dump(), keys);
 }
 
 }  // namespace
@@ -352,6 +385,8 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
     row.from_json(at(ja, row.key, "axes"), fmt::format("axes.{}", row.key), p.axes);
   }
   if (j.contains("cuda_translation")) p.cuda_translation = translation_from_json(j["cuda_translation"]);
+  if (j.contains("tc_schedule")) p.tc_schedule = schedule_from_json(j["tc_schedule"]);
+  if (j.contains("cuda_stages")) p.cuda_stages = get<uint32_t>(j, "cuda_stages", "");
   if (j.contains("seed_origin")) {
     const auto& jo = j["seed_origin"];
     if (!jo.is_object()) throw make_error("design point: field 'seed_origin' is not an object");
@@ -380,6 +415,7 @@ std::string slug(const DesignPoint& p) {
   if (a.split_k > 1) s += fmt::format("_sk{}", a.split_k);
   if (a.warp_rows) s += fmt::format("_wr{}", a.warp_rows);
   if (a.fused_act == Epilogue::kSeparate) s += "_sepepi";
+  if (p.tc_schedule == TcSchedule::kWarpEpilogue) s += fmt::format("_we{}", cuda_tc_stages(p));
   s += fmt::format("_{}_{}", to_string(a.boundary), a.k_range == KRange::kSpecialized ? "kspec" : "kgen");
   return s;
 }

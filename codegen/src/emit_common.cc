@@ -118,6 +118,9 @@ std::string emit_banner(const DesignPoint& p, const char* what) {
                    to_string(a.fused_act), a.split_k, a.warp_rows, to_string(a.boundary), to_string(a.k_range));
   s += fmt::format("// vortex target: {} core(s) x {} warps x {} threads, {} B local memory per core\n", p.vortex.cores,
                    p.vortex.warps, p.vortex.threads, p.vortex.local_mem_bytes);
+  if (p.tc_schedule != TcSchedule::kTileEpilogue)
+    s += fmt::format("// tc_schedule: {} (docs/codegen.md \"Tensor-core schedules\"), CUDA stages {}\n",
+                     schedule_info(p.tc_schedule).key, cuda_tc_stages(p));
   return s;
 }
 
@@ -154,8 +157,13 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
     if (a.warp_rows) w.pp(fmt::format("#define WARP_ROWS {} // thread rows per warp (axis block_decomp)", a.warp_rows));
   }
   if (a.smem_stage) {
-    w.pp("#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
-    w.pp("#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
+    const uint32_t bs = pl.p->fixed.block_size;
+    // A tile that is not a multiple of the block (tensor-core warp-epilogue schedule) takes one more
+    // step, which covers part of it.
+    w.pp((a.tile.m * a.tile.k) % bs ? "#define FILL_A ((BM * BK + BS - 1) / BS)  // A elements each thread fills per stage, at most"
+                                    : "#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
+    w.pp((a.tile.k * a.tile.n) % bs ? "#define FILL_B ((BK * BN + BS - 1) / BS)  // B elements each thread fills per stage, at most"
+                                    : "#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
   }
   if (pl.tc) emit_tc_defines(w, pl);
 }

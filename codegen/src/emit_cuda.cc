@@ -235,7 +235,16 @@ void emit_launch_dims(CodeWriter& w, const Plan& pl) {
   const std::string mt = "(unsigned)((d.M + BM - 1) / BM)", nt = "(unsigned)((d.N + BN - 1) / BN)";
   const bool m_fast = m_tiles_fast(*pl.p);  // block order (emit_block_coords)
   w.line("const dim3 grid({}, {}, (unsigned)(d.Z * SPLIT_K));", m_fast ? mt : nt, m_fast ? nt : mt);
-  w.line("vxs_gemm_kernel<<<grid, BS, 0, stream>>>(A, B, bias, out, ws, d);");
+  if (pl.tc && schedule_info(pl.p->tc_schedule).warp_epilogue) {
+    w.line("// Dynamic shared memory (tensor-core warp-epilogue schedule): {} B, opted in above 48 KiB.",
+           smem_bytes(*pl.p));
+    w.line("const int smem = {};", smem_bytes(*pl.p));
+    w.line("const cudaError_t opt_in = cudaFuncSetAttribute(vxs_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);");
+    w.line("if (opt_in != cudaSuccess) return (int)opt_in;");
+    w.line("vxs_gemm_kernel<<<grid, BS, smem, stream>>>(A, B, bias, out, ws, d);");
+  } else {
+    w.line("vxs_gemm_kernel<<<grid, BS, 0, stream>>>(A, B, bias, out, ws, d);");
+  }
   if (pl.two_launch) {
     w.line("const unsigned blocks = (unsigned)(((long long)d.Z * d.M * d.N + BS - 1) / BS);");
     w.line("vxs_epilogue_kernel<<<blocks, BS, 0, stream>>>(ws, bias, out, d);");

@@ -67,15 +67,30 @@ enum class Move { kNone, kDirect, kToRegs, kRegsToTile };
 /// How a fill moves a vector operand's 16-byte vectors.
 enum class VecMove { kNone, kSync, kAsync };
 
+/// Elements of operand tile `o` (rows x cols).
+uint32_t tile_elements(const Plan& pl, const TcOperand& o) {
+  const auto& t = pl.p->axes.tile;
+  return o.id == 'a' ? t.m * t.k : t.k * t.n;
+}
+
 /// Element fill of one operand (one element per thread and step; axis lane_map orders them).
+/// Where the tile is not a multiple of the block (warp-epilogue schedule) the last step covers part
+/// of it: lanes past the tile read element 0's coordinates and store nothing (0/1 `in`, predicated
+/// stores: no thread-dependent branch, docs/codegen.md "Divergence safety").
 void emit_element_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const std::string& stage,
                        const std::string& k0, Move mv) {
   const bool fast_col = lanes_adjacent(pl.p->axes.lane_map);
+  const bool partial = tile_elements(pl, o) % pl.p->fixed.block_size != 0;
   const std::string reg = fmt::format("p{}[i]", o.id);
   const std::string slot = fmt::format("{}[{}][r][c]", o.tile, stage);
   const std::string load = to_tile(pl, fmt::format("vxs_load_{}({}, d, z, {})", o.id, o.ptr, coords(o, k0)));
   w.open(fmt::format("for (int i = 0; i < FILL_{}; ++i)", o.upper()));
-  w.line("const int e = tid + i * BS;");
+  if (partial) {
+    w.line("const int in = tid + i * BS < {} * {};  // the last step covers part of the tile", o.rows, o.cols);
+    w.line("const int e = (tid + i * BS) & -in;");
+  } else {
+    w.line("const int e = tid + i * BS;");
+  }
   if (fast_col) {  // consecutive e along the operand's contiguous dimension
     w.line("const int r = e / {};", o.cols);
     w.line("const int c = e % {};", o.cols);
@@ -83,10 +98,17 @@ void emit_element_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const 
     w.line("const int r = e % {};", o.rows);
     w.line("const int c = e / {};", o.rows);
   }
+  auto store = [&](const std::string& val) {
+    if (partial) {
+      w.line("VXS_GST(&{}, {}, in);", slot, val);
+    } else {
+      w.line("{} = {};", slot, val);
+    }
+  };
   switch (mv) {
     case Move::kToRegs: w.line("{} = {};", reg, load); break;
-    case Move::kRegsToTile: w.line("{} = {};", slot, reg); break;
-    case Move::kDirect: w.line("{} = {};", slot, load); break;
+    case Move::kRegsToTile: store(reg); break;
+    case Move::kDirect: store(load); break;
     case Move::kNone: break;
   }
   w.close();
@@ -134,10 +156,21 @@ void emit_prefetch_registers(CodeWriter& w, const Plan& pl) {
   }
 }
 
-/// Shared/local memory: STAGES x (As, Bs) with padded rows; Cs (fp32 accumulators) reuses it.
+bool warp_epilogue(const Plan& pl) { return schedule_info(pl.p->tc_schedule).warp_epilogue; }
+
+/// Shared/local memory: STAGES x (As, Bs) with padded rows; the fp32 accumulator staging (Cs, or
+/// one fragment per warp) reuses it.
 void emit_tc_smem(CodeWriter& w, const Plan& pl) {
   const std::string t = smem_elem(pl);
-  if (cuda(pl)) {
+  if (cuda(pl) && warp_epilogue(pl)) {
+    w.line("// Shared memory (axis smem_stage; dynamic, {} B per block, set by vxs_launch_dims): STAGES x operand",
+           smem_bytes(*pl.p));
+    w.line("// tiles with rows of LDA/LDB elements; each warp's fragment scratch Cw reuses it after the last stage.");
+    w.line("extern __shared__ __align__(128) unsigned char smem[];");
+  } else if (warp_epilogue(pl)) {
+    w.line("// Local memory (axis smem_stage): the operand tiles; each warp's fragment scratch Cw reuses it.");
+    w.line("unsigned char* smem = (unsigned char*)__local_mem({});", vortex_local_mem_bytes(*pl.p));
+  } else if (cuda(pl)) {
     w.line("// Shared memory (axis smem_stage): STAGES x operand tiles with rows of LDA/LDB elements; the fp32");
     w.line("// accumulator tile Cs reuses it after the last stage.");
     w.line("__shared__ __align__(128) unsigned char smem[{}];", smem_bytes(*pl.p));
@@ -148,7 +181,7 @@ void emit_tc_smem(CodeWriter& w, const Plan& pl) {
   w.line("{0} (*As)[BM][LDA] = reinterpret_cast<{0} (*)[BM][LDA]>(smem);", t);
   w.line("{0} (*Bs)[B_ROWS][LDB] = reinterpret_cast<{0} (*)[B_ROWS][LDB]>(smem + STAGES * BM * LDA * sizeof({0}));",
          t);
-  w.line("float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
+  if (!warp_epilogue(pl)) w.line("float (*Cs)[BN] = reinterpret_cast<float (*)[BN]>(smem);");
 }
 
 std::string ns(const Plan& pl) { return cuda(pl) ? "wmma" : "vxs_ctx"; }
@@ -272,7 +305,46 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
   w.line("__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
 }
 
+/// Warp-epilogue schedule: each warp stores its fragments one at a time to its own FM x FN scratch
+/// Cw and its lanes write them out, guarded (axis lane_map orders the lanes). No block barrier: a
+/// warp reads only what it wrote.
+void emit_tc_warp_epilogue(CodeWriter& w, const Plan& pl) {
+  const bool c = lanes_adjacent(pl.p->axes.lane_map);
+  const std::string sync = cuda(pl) ? "__syncwarp();" : "";
+  w.line("// Accumulators -> this warp's scratch, one fragment at a time, then a guarded write-out by its lanes.");
+  w.line("float* Cw = reinterpret_cast<float*>(smem) + wid * (FM * FN);");
+  w.line("const int lane = tid - wid * WARP;");
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.open("for (int j = 0; j < WTN; ++j)");
+  if (cuda(pl)) {
+    w.line("vxs_store_shared(Cw, acc[i][j], FN);  // wmma::store_matrix_sync, row-major, .shared");
+    w.line("__syncwarp();  // the fragment is in Cw for every lane");
+  } else {
+    w.line("vxs_ctx::store_matrix_sync(Cw, acc[i][j], FN);  // the warp's lanes run in lockstep: in Cw for every lane");
+  }
+  w.open("for (int q = 0; q < FM * FN / WARP; ++q)");
+  w.line("const int e = lane + q * WARP;");
+  w.line(c ? "const int r = e / FN;" : "const int r = e % FM;");
+  w.line(c ? "const int c = e % FN;" : "const int c = e / FM;");
+  w.line("const int m = m0 + (wm * WTM + i) * FM + r;");
+  w.line("const int n = n0 + (wn * WTN + j) * FN + c;");
+  emit_store(w, pl, "float v = Cw[r * FN + c];");
+  w.close();
+  if (!sync.empty()) w.line("{}  // every lane has read Cw before the next fragment overwrites it", sync);
+  w.close();
+  w.close();
+  if (!cuda(pl)) {
+    // vx_spawn runs the blocks of one slot back to back on the same warps and local memory
+    // (docs/sdk.md "`vx_spawn_threads` behaviour"): the next block's fill must wait for every Cw read.
+    w.line("__syncthreads();  // the slot's next block overwrites the scratch with its operand tiles");
+  }
+}
+
 void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
+  if (warp_epilogue(pl)) {
+    emit_tc_warp_epilogue(w, pl);
+    return;
+  }
   const bool c = lanes_adjacent(pl.p->axes.lane_map);
   w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
   w.open("for (int i = 0; i < WTM; ++i)");
@@ -312,8 +384,12 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
   w.pp(fmt::format("#define WGN {}       // warp grid: warps along N", pl.warps.n));
   w.pp("#define WTM (BM / FM / WGM)  // fragments per warp along M");
   w.pp("#define WTN (BN / FN / WGN)  // fragments per warp along N");
+  const std::string many = schedule_info(pl.p->tc_schedule).warp_epilogue
+                               ? fmt::format("as many of the {} asked for as 227 KiB hold",
+                                             pl.p->cuda_stages ? pl.p->cuda_stages : 4)
+                               : "as many as 48 KiB hold, up to 4";
   w.pp(fmt::format("#define STAGES {}    // shared-memory stages ({})", pl.stages,
-                   pl.stages > 1 ? "axis prefetch: asynchronous copies, as many as 48 KiB hold, up to 4" : "one"));
+                   pl.stages > 1 ? "axis prefetch: asynchronous copies, " + many : "one"));
   // STAGES 1 with prefetch: the next stage goes through registers (emit_single_stage_loop).
   w.pp(fmt::format("#define LDA (BK + {}) // row length of As{}", pl.pad, pl.pad ? " (16-byte pad against bank conflicts)" : ""));
   w.pp(pl.b_k_contiguous ? "#define B_ROWS BN     // Bs holds B as n x k (column-major fragments)"
@@ -325,7 +401,8 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
     w.pp(fmt::format("#define VFILL_{0} (({1} * {2} / VEC_{0} + BS - 1) / BS)  // vector fills per thread and stage",
                      o.upper(), o.rows, o.cols));
   }
-  w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
+  if (!schedule_info(pl.p->tc_schedule).warp_epilogue)
+    w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
 }
 
 void emit_tc_gemm_body(CodeWriter& w, const Plan& pl) {

@@ -45,8 +45,46 @@ int64_t round_pow2(int64_t v) {
 
 }  // namespace
 
+namespace {
+
+struct Shape { uint32_t bm, bn, tm, tn; };
+
+/// Order of the candidate tiles of the tile-epilogue schedule and of SIMT points: tiles that do not
+/// exceed the (power-of-two rounded) GEMM, closest to square, area closest to 64x64, micro-tile 4x4.
+double tile_epilogue_score(const Shape& t, const GemmView& g) {
+  const int64_t mcap = std::max<int64_t>(round_pow2(g.m), 16), ncap = std::max<int64_t>(round_pow2(g.n), 16);
+  const bool fits = static_cast<int64_t>(t.bm) <= mcap && static_cast<int64_t>(t.bn) <= ncap;
+  const double aspect = std::abs(std::log2(static_cast<double>(t.bm) / t.bn));
+  const double area = std::abs(std::log2(static_cast<double>(t.bm) * t.bn / 4096.0));
+  const double reg = (t.tm == 4 && t.tn == 4) ? 0.0 : 0.25;
+  return (fits ? 0.0 : 100.0) + aspect + 0.5 * area + reg;
+}
+
+/// Order of the candidate tiles of the warp-epilogue schedule (docs/codegen.md "Tensor-core
+/// schedules"): tiles that do not exceed the rounded GEMM; little padding at the edges; about 2x2
+/// CUDA fragments per warp (each A and B fragment loaded from shared memory feeds two mma_sync
+/// instead of one); at least the reference's CTAs (`ref_ctas`, 0: unknown) before split-K; then
+/// closest to square. Weights are judgements, ordered so that padding (wasted tensor-core work and
+/// fills) weighs most.
+double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warps, uint32_t fm, uint32_t fn,
+                           int64_t ref_ctas) {
+  const int64_t mcap = std::max<int64_t>(round_pow2(g.m), 16), ncap = std::max<int64_t>(round_pow2(g.n), 16);
+  const bool fits = static_cast<int64_t>(t.bm) <= mcap && static_cast<int64_t>(t.bn) <= ncap;
+  const int64_t tiles_m = (g.m + t.bm - 1) / t.bm, tiles_n = (g.n + t.bn - 1) / t.bn;
+  const double padding = std::log2(static_cast<double>(tiles_m * t.bm) * static_cast<double>(tiles_n * t.bn) /
+                                   (static_cast<double>(g.m) * static_cast<double>(g.n)));
+  const double per_warp = static_cast<double>(t.bm / fm) * (t.bn / fn) / std::max(1u, cuda_warps);
+  const double reuse = std::abs(std::log2(std::max(per_warp, 0.25) / 4.0));
+  const double ctas = static_cast<double>(tiles_m * tiles_n * g.z);
+  const double parallelism = ref_ctas > 0 ? std::max(0.0, std::log2(static_cast<double>(ref_ctas) / ctas)) : 0.0;
+  const double aspect = std::abs(std::log2(static_cast<double>(t.bm) / t.bn));
+  return (fits ? 0.0 : 100.0) + 2.0 * padding + 0.5 * reuse + 0.5 * parallelism + 0.25 * aspect;
+}
+
+}  // namespace
+
 DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<core::TileHint>& hint,
-                              CudaTranslation translation) {
+                              CudaTranslation translation, int space_version, int64_t ref_ctas) {
   DesignPoint p;
   p.fixed = fixed;
   p.cuda_translation = translation;
@@ -60,13 +98,18 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   // Tensor-core seeds start pipelined (CUDA: two cp.async stages; Vortex: software prefetch), as
   // the profiled vendor kernels are (docs/codegen.md "Tensor-core strategy").
   p.axes.prefetch = tc;
+  // Design space 3: the warp-epilogue schedule, with the kernel name's stage count where it spells one.
+  const bool warp_schedule = tc && space_version >= 3;
+  if (warp_schedule) {
+    p.tc_schedule = TcSchedule::kWarpEpilogue;
+    if (hint && hint->stages > 1) p.cuda_stages = hint->stages;
+  }
   const bool has_epilogue = fixed.op.has_bias || fixed.op.activation != check::Activation::kNone;
   p.axes.fused_act = (fixed.op.is_conv() && has_epilogue) ? Epilogue::kSeparate : Epilogue::kFused;
   const GemmView g = gemm_view(fixed.op);
 
   // Candidate (BM, BN, TM, TN) tiles, best first: the kernel-name hint; then tiles that do not
   // exceed the (power-of-two rounded) GEMM, closest to square, area closest to 64x64.
-  struct Shape { uint32_t bm, bn, tm, tn; };
   std::vector<Shape> shapes;
   std::vector<uint32_t> bks;
   const uint32_t bs = fixed.block_size;
@@ -91,13 +134,10 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
     }
     bks = {8, 16, 32, 4, 2, 1, 24, 12, 6, 3};
   }
-  const int64_t mcap = std::max<int64_t>(round_pow2(g.m), 16), ncap = std::max<int64_t>(round_pow2(g.n), 16);
+  const auto frag = frag_dims(p.axes.tensor_core.shape);
   auto score = [&](const Shape& t) {
-    const bool fits = static_cast<int64_t>(t.bm) <= mcap && static_cast<int64_t>(t.bn) <= ncap;
-    const double aspect = std::abs(std::log2(static_cast<double>(t.bm) / t.bn));
-    const double area = std::abs(std::log2(static_cast<double>(t.bm) * t.bn / 4096.0));
-    const double reg = (t.tm == 4 && t.tn == 4) ? 0.0 : 0.25;
-    return (fits ? 0.0 : 100.0) + aspect + 0.5 * area + reg;
+    return warp_schedule ? warp_epilogue_score(t, g, bs / kCudaWarp, frag[0], frag[1], ref_ctas)
+                         : tile_epilogue_score(t, g);
   };
   std::stable_sort(shapes.begin(), shapes.end(), [&](const Shape& x, const Shape& y) { return score(x) < score(y); });
   if (hint && hint->m > 0 && hint->n > 0) {
@@ -156,8 +196,12 @@ void note_tile_origin(DesignPoint& p, const core::ReferenceContext& ctx, const s
     p.seed_origin["tile"] += fmt::format("; the name's warp layout {}x{} matches the block (the generator's warp "
                                          "grid follows from the fragments)", fit->warps_m, fit->warps_n);
   if (h.stages > 1 && p.axes.tensor_core.enabled)
-    p.seed_origin["prefetch"] = fmt::format("on: the name spells {} stages; the CUDA side keeps {} (as many as "
-                                            "48 KiB of shared memory hold, up to 4)", h.stages, cuda_tc_stages(p));
+    p.seed_origin["prefetch"] =
+        schedule_info(p.tc_schedule).warp_epilogue
+            ? fmt::format("on: the name spells {} stages; the CUDA side keeps {} (as many of them as 227 KiB of "
+                          "dynamic shared memory hold)", h.stages, cuda_tc_stages(p))
+            : fmt::format("on: the name spells {} stages; the CUDA side keeps {} (as many as 48 KiB of shared "
+                          "memory hold, up to 4)", h.stages, cuda_tc_stages(p));
 }
 
 /// Split-K from the reference's grid (paper §3.1; docs/codegen.md "Seed"): the CTAs per tile
@@ -171,7 +215,10 @@ void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::
   const int64_t ref = int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
   int64_t s = 1;
   std::string why;
-  if (fit && fit->ctas_per_tile > 1) {
+  // The launch's CTAs per tile along K describe the name's tile; a warp-epilogue seed whose tile is
+  // another one takes the reference's grid as the target instead.
+  const bool other_tile = fit && (fit->tile.m != t.m || fit->tile.n != t.n);
+  if (fit && fit->ctas_per_tile > 1 && !(other_tile && schedule_info(p.tc_schedule).warp_epilogue)) {
     s = fit->ctas_per_tile;
     why = fmt::format("{} CTAs per output tile along K in the reference launch ({})", s, fit->why);
   } else if (!ctx.helper_kernel && ref >= 2 * ours) {  // a helper's grid is not a GEMM's
@@ -193,13 +240,15 @@ void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::
 
 }  // namespace
 
-DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation) {
+DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation, int space_version) {
   const FixedProperties f = fixed_properties(ctx);
   std::string why_not;
   const std::optional<core::LaunchFit> fit = core::launch_fit(ctx, &why_not);
+  const int64_t ref_ctas = ctx.helper_kernel ? 0
+                                             : int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
   try {
-    DesignPoint p =
-        seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt, translation);
+    DesignPoint p = seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt, translation,
+                                      space_version, ref_ctas);
     note_tile_origin(p, ctx, fit, why_not);
     seed_split_k(p, ctx, fit);
     return p;

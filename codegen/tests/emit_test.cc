@@ -69,22 +69,30 @@ TEST(Emit, CandidatesCarryTheirContract) {
 
 // A slot's next block reuses the local memory on the same warps (docs/sdk.md "`vx_spawn_threads`
 // behaviour"): every Vortex kernel that reads local memory after its K loop ends that read with a
-// barrier, so no warp's next operand fill overwrites Cs while another warp still reads it.
+// barrier, so no warp's next operand fill overwrites Cs (tile epilogue) or a warp's scratch Cw
+// (warp epilogue) while another warp still reads it.
 TEST(Emit, VortexTensorCoreKernelsEndWithABarrierAfterTheirLastLocalMemoryRead) {
-  int checked = 0;
+  int checked = 0, warp_epilogue = 0;
   for (const testing_points::Case& c : testing_points::all_cases()) {
     if (!c.point.axes.tensor_core.enabled) continue;
+    const bool we = schedule_info(c.point.tc_schedule).warp_epilogue;
+    const std::string staging = we ? "= Cw[" : "= Cs[";
     const std::string k = emit_vortex(c.point).file("kernel.cpp").text;
     const std::size_t body_end = k.find("static void vxs_epilogue_kernel");
     const std::string gemm = k.substr(0, body_end);
-    const std::size_t last_read = gemm.rfind("= Cs[");
+    const std::size_t last_read = gemm.rfind(staging);
     ASSERT_NE(last_read, std::string::npos) << c.name;
+    EXPECT_EQ(gemm.find(we ? "= Cs[" : "= Cw["), std::string::npos) << c.name;
     EXPECT_NE(gemm.find("__syncthreads()", last_read), std::string::npos)
-        << c.name << ": no barrier after the write-out through Cs";
-    EXPECT_EQ(emit_cuda(c.point).file(kCudaFileName).text.find("overwrites Cs"), std::string::npos) << c.name;
+        << c.name << ": no barrier after the write-out through " << staging;
+    const std::string cu = emit_cuda(c.point).file(kCudaFileName).text;
+    EXPECT_EQ(cu.find("overwrites Cs"), std::string::npos) << c.name;
+    EXPECT_EQ(cu.find("overwrites the scratch"), std::string::npos) << c.name;
     ++checked;
+    warp_epilogue += we;
   }
   EXPECT_GT(checked, 0);
+  EXPECT_GT(warp_epilogue, 0);
 }
 
 class CudaCompiles : public ::testing::TestWithParam<testing_points::Case> {};

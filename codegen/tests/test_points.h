@@ -56,15 +56,21 @@ inline FixedProperties small_fixed(check::OpFamily family, check::PrecisionPath 
   return f;
 }
 
-/// Seed of a small case.
-inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path) {
-  return seed_design_point(small_fixed(family, path));
+/// Design space whose tensor-core seeds keep the tile-epilogue schedule (the cases named without
+/// "_we"); design space 3 seeds the warp epilogue (docs/codegen.md "Tensor-core schedules").
+inline constexpr int kTileEpilogueSpace = 2;
+
+/// Seed of a small case in design space `space`.
+inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path, int space = kTileEpilogueSpace) {
+  return seed_design_point(small_fixed(family, path), std::nullopt, CudaTranslation::kNative, space);
 }
 
-/// The seed plus three variants that change different axes (each variant is valid).
-inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path) {
-  const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path));
-  const DesignPoint s = seed(family, path);
+/// The seed plus three variants that change different axes (each variant is valid); in design
+/// space 3 a tensor-core case is the warp-epilogue schedule, named "<family>_<path>_we_...".
+inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path, int space = kTileEpilogueSpace) {
+  const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path)) +
+                           (space >= 3 ? "_we" : "");
+  const DesignPoint s = seed(family, path, space);
   std::vector<Case> out{{base + "_seed", s}};
   DesignPoint v1 = s, v2 = s, v3 = s;
   if (path == check::PrecisionPath::kFp32) {
@@ -99,6 +105,19 @@ inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath p
     } else {
       v3.axes.tile = {32, 32, 16};
     }
+    if (space >= 3) {
+      // 3 (warp epilogue): a block of 384 threads (12 CUDA warps, 24 Vortex warps of 16) with a
+      // 192x16x32 tile, as Diffusion Policy's conv1d seeds: its B fill (512 elements) is not a
+      // multiple of the block (partial fills); six CUDA stages in dynamic shared memory.
+      FixedProperties f = small_fixed(family, path);
+      f.block_size = 384;
+      v3 = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+      v3.axes.tile = {192, 16, 32};
+      v3.axes.prefetch = true;
+      v3.axes.split_k = 1;
+      v3.axes.k_range = KRange::kGeneric;
+      v3.cuda_stages = 6;
+    }
   }
   out.push_back({base + "_v1", v1});
   out.push_back({base + "_v2", v2});
@@ -126,13 +145,17 @@ inline std::vector<Case> simt_bf16_cases() {
   return out;
 }
 
-/// Every family × path × {seed, v1, v2, v3}, plus the SIMT BF16 cases.
+/// Every family × path × {seed, v1, v2, v3}, the tensor-core paths in both schedules, plus the SIMT
+/// BF16 cases.
 inline std::vector<Case> all_cases() {
   std::vector<Case> out;
   for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
                    check::OpFamily::kConv2d}) {
     for (auto path : {check::PrecisionPath::kFp32, check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
       for (auto& c : variants(fam, path)) out.push_back(std::move(c));
+    }
+    for (auto path : {check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
+      for (auto& c : variants(fam, path, 3)) out.push_back(std::move(c));
     }
   }
   for (auto& c : simt_bf16_cases()) out.push_back(std::move(c));

@@ -24,7 +24,7 @@ using nlohmann::json;
 class CodegenSpace : public DesignSpace {
  public:
   CodegenSpace(const core::ReferenceContext& ctx, codegen::CudaTranslation translation, int space_version)
-      : seed_(codegen::seed_design_point(ctx, translation)), ctx_(ctx), space_version_(space_version) {}
+      : seed_(codegen::seed_design_point(ctx, translation, space_version)), ctx_(ctx), space_version_(space_version) {}
 
   json seed_design() const override { return codegen::to_json(seed_); }
 

@@ -121,6 +121,36 @@ inline constexpr std::array<TranslationInfo, 2> kTranslationTable{{
 /// Stable key of `t` ("native", "vortex-literal").
 [[nodiscard]] std::string_view to_string(CudaTranslation t);
 
+/// How the tensor-core strategy lays out a block's memory and pipeline (docs/codegen.md
+/// "Tensor-core schedules"). Not an axis: a seed of design space 3 or later takes the warp
+/// epilogue, every refinement step keeps its parent's schedule, and a record without the field
+/// renders as it always did.
+enum class TcSchedule : uint8_t {
+  kTileEpilogue,  ///< the fp32 accumulators of the whole block tile staged in Cs for the write-out
+  kWarpEpilogue,  ///< each warp stages its own fragments, one at a time, for the write-out
+};
+
+/// One row of the schedule table: the switches the emitters and the memory checks read.
+struct TcScheduleInfo {
+  TcSchedule id;
+  std::string_view key;           ///< design-point JSON `tc_schedule` (absent: tile-epilogue)
+  bool warp_epilogue;             ///< accumulators leave through a per-warp FM x FN scratch (no block tile Cs)
+  uint32_t cuda_smem_limit;       ///< bytes of CUDA shared memory a block may use (static or opt-in dynamic)
+  uint32_t cuda_max_stages;       ///< most CUDA shared stages with prefetch (DesignPoint::cuda_stages asks)
+  bool partial_fills;             ///< element fills whose last step covers part of the tile (no multiple-of-BS rule)
+};
+
+/// THE schedule table, in TcSchedule order. 48 KiB: CUDA's static shared-memory limit per block;
+/// 227 KiB: sm_90's opt-in dynamic limit per block (cudaDevAttrMaxSharedMemoryPerBlockOptin = 232448
+/// on the H100 and H200, CUDA C++ Programming Guide, compute capability 9.0).
+inline constexpr std::array<TcScheduleInfo, 2> kTcScheduleTable{{
+    {TcSchedule::kTileEpilogue, "tile-epilogue", false, 48 * 1024, 4, false},
+    {TcSchedule::kWarpEpilogue, "warp-epilogue", true, 227 * 1024, 16, true},
+}};
+
+/// Row of `s`.
+[[nodiscard]] const TcScheduleInfo& schedule_info(TcSchedule s);
+
 /// Values of the twelve axes.
 struct Axes {
   struct Tile { uint32_t m = 64, n = 64, k = 8; } tile;        ///< block tile BM×BN×BK
@@ -144,6 +174,13 @@ struct DesignPoint {
   Axes axes;
   /// How the CUDA candidate expresses the point (JSON `cuda_translation`, written when not native).
   CudaTranslation cuda_translation = CudaTranslation::kNative;
+  /// Memory layout and pipeline of a tensor-core point (JSON `tc_schedule`, written when not
+  /// tile-epilogue).
+  TcSchedule tc_schedule = TcSchedule::kTileEpilogue;
+  /// Warp epilogue with prefetch: the CUDA shared stages asked for (JSON `cuda_stages`, written when
+  /// set; 0: 4), e.g. the reference kernel name's stage count. cuda_tc_stages keeps as many of them
+  /// as the schedule's shared-memory limit holds.
+  uint32_t cuda_stages = 0;
   /// Where the seed's values came from (paper §3.1: reference geometry), axis key → one line, e.g.
   /// "tile": "kernel name tilesize64x32x64: 160 CTAs = 80 tiles ..."; JSON `seed_origin` (written
   /// when non-empty). Later revisions carry it unchanged: it describes revision 0.
@@ -172,8 +209,9 @@ using AxisStepFn = bool (*)(Axes& a, bool forward);
 /// reconstruction records it with every revision (`tool_versions["vxsynth-design-space"]`; a record
 /// without the key is version 1), and a space of an older version skips the variants added since,
 /// so that a recorded run's agent choices replay unchanged (refine/tests/agent_replay_test.cc).
-/// Version 2: the tile axis's aspect variant for tensor-core points.
-inline constexpr int kDesignSpaceVersion = 2;
+/// Version 2: the tile axis's aspect variant for tensor-core points. Version 3: tensor-core seeds
+/// take the warp-epilogue schedule (TcSchedule; docs/codegen.md "Tensor-core schedules").
+inline constexpr int kDesignSpaceVersion = 3;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
 

@@ -23,6 +23,9 @@ namespace vxsynth::codegen {
 ///   of a fixed candidate list (64×64 first) not larger than needed for the shape; SIMT reg_tile
 ///   4×4, 2×2 or 1×1 so that (BM/TM)·(BN/TN) equals the block size; BK 8 (SIMT) or the least
 ///   common multiple of the CUDA and Vortex fragment depths (tensor core).
+/// - tc_schedule (design space 3 on, `space_version`): tensor-core seeds take the warp epilogue,
+///   with the kernel name's stage count as cuda_stages; their candidate tiles are ordered by
+///   padding, fragments per warp and the reference's CTAs (docs/codegen.md "Tensor-core schedules").
 /// - split_k: the launch fit's CTAs per tile along K; else, for a main kernel launched with at
 ///   least twice the seed's CTAs, the reference's grid as the target (each slice ≥ 2 K stages).
 /// - seed_origin: for tile, split_k (and prefetch on tensor-core paths) where the value came from.
@@ -40,11 +43,14 @@ namespace vxsynth::codegen {
 ///   without asynchronous copies, every tensor-core seed has one shared stage.
 /// Throws vxsynth::Error with the validation reasons of the last attempt if nothing is valid.
 [[nodiscard]] DesignPoint seed_design_point(const core::ReferenceContext& ctx,
-                                            CudaTranslation translation = CudaTranslation::kNative);
+                                            CudaTranslation translation = CudaTranslation::kNative,
+                                            int space_version = kDesignSpaceVersion);
 
-/// Seed from already extracted fixed properties (same rules; no tile hint).
+/// Seed from already extracted fixed properties (same rules; `ref_ctas`: the reference launch's
+/// CTAs, 0 when unknown or a helper's).
 [[nodiscard]] DesignPoint seed_design_point(const FixedProperties& fixed,
                                             const std::optional<core::TileHint>& hint = std::nullopt,
-                                            CudaTranslation translation = CudaTranslation::kNative);
+                                            CudaTranslation translation = CudaTranslation::kNative,
+                                            int space_version = kDesignSpaceVersion, int64_t ref_ctas = 0);
 
 }  // namespace vxsynth::codegen
