@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/codegen/seed.h"
 #include "vxsynth/common/error.h"
@@ -78,6 +80,42 @@ TEST(RealSeedOrigin, TileAndSplitKFromTheReferenceGeometry) {
     // The origin travels with the design point's JSON (the record's design).
     EXPECT_EQ(design_point_from_json(to_json(p)).seed_origin, p.seed_origin) << id;
   }
+}
+
+// Design space 3 on every tensor-core kernel of the shipped bundles (both GPUs): the seed is a valid
+// warp-epilogue point whose operand tiles fit the Vortex core's local memory and whose CUDA stages
+// fit sm_90's dynamic shared memory, with at least as many CUDA fragments per warp as the
+// tile-epilogue seed of design space 2 had (docs/codegen.md "Tensor-core schedules").
+TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
+  int seeded = 0;
+  for (const char* gpu : {"h200", "h100"}) {
+    for (const auto& e : fs::directory_iterator(fs::path(VXSYNTH_SOURCE_DIR) / "data/references" / gpu)) {
+      if (!fs::exists(e.path() / "bundle.json")) continue;
+      for (const auto& k : core::read_bundle(e.path() / "bundle.json").kernels) {
+        if (k.context.op == core::OpKind::kOther || k.context.engine != core::EngineClass::kTensorCore) continue;
+        const std::string id = fmt::format("{}/{}/{}", gpu, e.path().filename().string(), k.id);
+        const DesignPoint p = seed_design_point(k.context);
+        const DesignPoint old = seed_design_point(k.context, CudaTranslation::kNative, 2);
+        EXPECT_EQ(p.tc_schedule, TcSchedule::kWarpEpilogue) << id;
+        EXPECT_EQ(old.tc_schedule, TcSchedule::kTileEpilogue) << id;
+        EXPECT_EQ(validation_errors(p), "") << id;
+        EXPECT_LE(vortex_local_mem_bytes(p), p.vortex.local_mem_bytes) << id;
+        EXPECT_LE(smem_bytes(p), schedule_info(p.tc_schedule).cuda_smem_limit) << id;
+        const auto per_warp = [](const DesignPoint& q) {
+          const auto f = frag_dims(q.axes.tensor_core.shape);
+          return (q.axes.tile.m / f[0]) * (q.axes.tile.n / f[1]) / (q.fixed.block_size / kCudaWarp);
+        };
+        EXPECT_GE(per_warp(p), per_warp(old)) << id;
+        EXPECT_EQ(design_point_from_json(to_json(p)).tc_schedule, TcSchedule::kWarpEpilogue) << id;
+        EXPECT_EQ(design_point_from_json(to_json(p)).cuda_stages, p.cuda_stages) << id;
+        EXPECT_NO_THROW((void)emit_cuda(p)) << id;
+        EXPECT_NO_THROW((void)emit_vortex(p)) << id;
+        std::cout << "  " << id << " " << slug(p) << " (design space 2: " << slug(old) << ")\n";
+        ++seeded;
+      }
+    }
+  }
+  EXPECT_GE(seeded, 10);
 }
 
 // π0's attention products (aten::matmul → aten::bmm over 8 heads) multiply by one key/value head
