@@ -1,6 +1,8 @@
 // suite collect (docs/suite.md "suite.json", "SUITE.md"): indexes the built benchmarks.
 #include <iostream>
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "suite_files.h"
@@ -122,9 +124,26 @@ json built_entry(const fs::path& suite_dir, const json& p) {
               {"provenance", provenance_of(suite_dir, p, run, summary)}};
 }
 
+/// Revisions recorded in a benchmark directory's record.jsonl (its non-empty lines; 0 without one).
+int recorded_revisions(const fs::path& bench) {
+  if (!fs::is_regular_file(bench / "record.jsonl")) return 0;
+  std::istringstream lines(read_file(bench / "record.jsonl"));
+  int n = 0;
+  for (std::string line; std::getline(lines, line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
+  return n;
+}
+
 json failed_entry(const fs::path& suite_dir, const std::string& name) {
   const fs::path o = suite_dir / kStateDir / "jobs" / (name + ".json");
-  if (!fs::is_regular_file(o)) return json{{"status", "not built"}, {"reason", "its job has not run"}};
+  if (!fs::is_regular_file(o)) {
+    // A job stopped from outside (the build's wall-clock guard, a killed executor) writes no outcome.
+    const int revisions = recorded_revisions(suite_dir / name);
+    if (revisions > 0)
+      return json{{"status", "not built"},
+                  {"reason", fmt::format("interrupted after revision {} ({} record.jsonl entries, no lock): "
+                                         "`vxsynth suite build --resume` continues it", revisions - 1, revisions)}};
+    return json{{"status", "not built"}, {"reason", "its job has not run"}};
+  }
   const json j = json::parse(read_file(o), nullptr, false);
   return json{{"status", "failed"},
               {"reason", j.is_object() ? j.value("status", "") + ": " + j.value("tail", "") : "unreadable job outcome"}};

@@ -136,6 +136,12 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   const std::string act_run = read_file(suite / "act-k4" / "run.json"), act_summary = read_file(suite / "act-k4" / "summary.json");
   const std::string act8_seed = read_file(suite / "act8-k4" / "record.jsonl");
   ASSERT_EQ(std::count(act8_seed.begin(), act8_seed.end(), '\n'), 1) << "revision 1 was in flight: not recorded";
+  // Collected as it stands (as device-suite.sh does when its guard fires), the killed kernel is
+  // named resumable, not "has not run".
+  ASSERT_EQ(vxsynth({"suite", "collect", suite.string()}).exit_code, 0);
+  EXPECT_NE(entry(json_file(suite / "suite.json"), "act8-k4").value("reason", "").find(
+                "interrupted after revision 0 (1 record.jsonl entries, no lock)"),
+            std::string::npos);
 
   // A second build without --resume is refused; with it, only act8-k4 is worked on.
   EXPECT_EQ(vxsynth(args).exit_code, 2);
