@@ -415,7 +415,7 @@ std::string slug(const DesignPoint& p) {
   if (a.split_k > 1) s += fmt::format("_sk{}", a.split_k);
   if (a.warp_rows) s += fmt::format("_wr{}", a.warp_rows);
   if (a.fused_act == Epilogue::kSeparate) s += "_sepepi";
-  if (p.tc_schedule == TcSchedule::kWarpEpilogue) s += fmt::format("_we{}", cuda_tc_stages(p));
+  if (p.tc_schedule == TcSchedule::kWarpEpilogue) s += p.cuda_stages ? fmt::format("_we{}", p.cuda_stages) : "_we";
   s += fmt::format("_{}_{}", to_string(a.boundary), a.k_range == KRange::kSpecialized ? "kspec" : "kgen");
   return s;
 }

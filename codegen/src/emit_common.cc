@@ -119,8 +119,8 @@ std::string emit_banner(const DesignPoint& p, const char* what) {
   s += fmt::format("// vortex target: {} core(s) x {} warps x {} threads, {} B local memory per core\n", p.vortex.cores,
                    p.vortex.warps, p.vortex.threads, p.vortex.local_mem_bytes);
   if (p.tc_schedule != TcSchedule::kTileEpilogue)
-    s += fmt::format("// tc_schedule: {} (docs/codegen.md \"Tensor-core schedules\"), CUDA stages {}\n",
-                     schedule_info(p.tc_schedule).key, cuda_tc_stages(p));
+    s += fmt::format("// tc_schedule: {} (docs/codegen.md \"Tensor-core schedules\"){}\n", schedule_info(p.tc_schedule).key,
+                     p.cuda_stages ? fmt::format(", cuda_stages {}", p.cuda_stages) : "");
   return s;
 }
 

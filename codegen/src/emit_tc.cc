@@ -14,6 +14,7 @@ namespace vxsynth::codegen::detail {
 namespace {
 
 bool cuda(const Plan& pl) { return pl.dialect == Dialect::kCuda; }
+bool warp_epilogue(const Plan& pl) { return schedule_info(pl.p->tc_schedule).warp_epilogue; }
 
 /// One operand tile of the block as the fills see it: rows x cols in shared memory, the
 /// columns being the operand's contiguous dimension in global memory.
@@ -155,8 +156,6 @@ void emit_prefetch_registers(CodeWriter& w, const Plan& pl) {
              o.ptr);
   }
 }
-
-bool warp_epilogue(const Plan& pl) { return schedule_info(pl.p->tc_schedule).warp_epilogue; }
 
 /// Shared/local memory: STAGES x (As, Bs) with padded rows; the fp32 accumulator staging (Cs, or
 /// one fragment per warp) reuses it.
@@ -302,7 +301,8 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
   }
   w.close();
   w.line("vxs_async_wait<0>();");
-  w.line("__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
+  w.line(warp_epilogue(pl) ? "__syncthreads();  // every warp is done with the operand tiles before the scratch Cw reuses them"
+                           : "__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
 }
 
 /// Warp-epilogue schedule: each warp stores its fragments one at a time to its own FM x FN scratch
@@ -384,7 +384,7 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
   w.pp(fmt::format("#define WGN {}       // warp grid: warps along N", pl.warps.n));
   w.pp("#define WTM (BM / FM / WGM)  // fragments per warp along M");
   w.pp("#define WTN (BN / FN / WGN)  // fragments per warp along N");
-  const std::string many = schedule_info(pl.p->tc_schedule).warp_epilogue
+  const std::string many = warp_epilogue(pl)
                                ? fmt::format("as many of the {} asked for as 227 KiB hold",
                                              pl.p->cuda_stages ? pl.p->cuda_stages : 4)
                                : "as many as 48 KiB hold, up to 4";
@@ -401,7 +401,7 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
     w.pp(fmt::format("#define VFILL_{0} (({1} * {2} / VEC_{0} + BS - 1) / BS)  // vector fills per thread and stage",
                      o.upper(), o.rows, o.cols));
   }
-  if (!schedule_info(pl.p->tc_schedule).warp_epilogue)
+  if (!warp_epilogue(pl))
     w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
 }
 
