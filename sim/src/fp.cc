@@ -16,6 +16,7 @@ bool is_nan(uint32_t a) { return (a & kExpMask) == kExpMask && (a & kFracMask) !
 bool is_snan(uint32_t a) { return is_nan(a) && (a & 0x00400000u) == 0; }
 bool is_inf(uint32_t a) { return (a & ~kSign) == kExpMask; }
 bool is_zero(uint32_t a) { return (a & ~kSign) == 0; }
+bool is_normal(uint32_t a) { return ((a >> 23) & 0xFFu) - 1u < 254u; }  // biased exponent 1..254
 bool sign_of(uint32_t a) { return (a & kSign) != 0; }
 double widen(uint32_t a) { return static_cast<double>(std::bit_cast<float>(a)); }
 
@@ -89,9 +90,27 @@ uint32_t pack(bool neg, double mag, Rm rm, uint32_t& flags) {
   return s | static_cast<uint32_t>(q);  // q == 2^23 encodes the smallest normal
 }
 
+/// Round-to-nearest-even of `v` (exact value in direction `dir` from it, as round_to_f32) by the
+/// host's binary64 → binary32 conversion, where that gives the exact value's rounding and raises
+/// at most NX: the result is normal with a biased exponent of 2..253 (no overflow, not tiny), and
+/// `v` is no binary32 tie (discarded 29 fraction bits 1000…0) unless it is exact — an inexact tie
+/// must round towards the exact value, the host conversion rounds it to even. Returns false
+/// (nothing written) otherwise.
+bool round_nearest_fast(double v, int dir, uint32_t& out, uint32_t& flags) {
+  const uint64_t bits = std::bit_cast<uint64_t>(v);
+  if (dir != 0 && (bits & 0x1FFFFFFFu) == 0x10000000u) return false;
+  const float r = static_cast<float>(v);
+  const uint32_t rb = std::bit_cast<uint32_t>(r);
+  if (((rb >> 23) & 0xFFu) - 2u > 251u) return false;
+  if (dir != 0 || static_cast<double>(r) != v) flags |= kNX;
+  out = rb;
+  return true;
+}
+
 /// Rounds the binary64 `v` whose exact value differs from it in direction `dir` (sign of
 /// exact − v; 0 if v is exact) to binary32.
 uint32_t round_to_f32(double v, int dir, Rm rm, uint32_t& flags) {
+  if (uint32_t r = 0; rm == kRne && round_nearest_fast(v, dir, r, flags)) return r;
   bool neg = std::signbit(v);
   double mag = std::fabs(v);
   int magdir = neg ? -dir : dir;
@@ -156,6 +175,16 @@ uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
 
 uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negate_addend, Rm rm,
              uint32_t& flags) {
+  // Normal operands in round-to-nearest-even (a kernel's usual case): no special value, a non-zero
+  // exact product, and where the sum is non-zero the rounding of sum_round below, inlined.
+  if (rm == kRne && is_normal(a) && is_normal(b) && is_normal(c)) {
+    const double p = negate_product ? -(widen(a) * widen(b)) : widen(a) * widen(b);
+    const double y = negate_addend ? -widen(c) : widen(c);
+    const double s = p + y;
+    const double bb = s - p;
+    const double err = (p - (s - bb)) + (y - bb);  // TwoSum: exact
+    if (uint32_t r = 0; s != 0 && round_nearest_fast(s, sign_dir(err), r, flags)) return r;
+  }
   bool prod_invalid = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
   if (is_nan(a) || is_nan(b) || is_nan(c)) {
     if (is_snan(a) || is_snan(b) || is_snan(c) || prod_invalid) flags |= kNV;
