@@ -135,6 +135,7 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   lsu_blocks_ = cfg_.lsu_blocks != 0 ? cfg_.lsu_blocks : issue_width_;
   sfu_blocks_ = cfg_.sfu_blocks != 0 ? cfg_.sfu_blocks : issue_width_;
   unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
+  state_in_record_ = dev_.records_warp_state();
   const LatencyParams& l = cfg_.lat;
   auto set = [&](UnitClass u, uint32_t v) { latency_[static_cast<std::size_t>(u)] = v; };
   set(UnitClass::kAlu, l.alu);
@@ -204,9 +205,10 @@ void TimingModel::reset() {
   now_ = 0;
 }
 
-void TimingModel::refresh_warp(Core& core, uint32_t w) {
+void TimingModel::refresh_warp(Core& core, uint32_t w) { set_warp_state(core, w, dev_.warp_state(core.id, w)); }
+
+inline void TimingModel::set_warp_state(Core& core, uint32_t w, uint32_t state) {
   const uint32_t bit = 1u << w;
-  const uint32_t state = dev_.warp_state(core.id, w);
   const uint32_t was = core.active_mask;
   core.active_mask = (state & 1u) != 0 ? was | bit : was & ~bit;
   if (core.active_mask != was) core.active_count = popcount32(core.active_mask);
@@ -221,7 +223,7 @@ void TimingModel::refresh_cores(uint32_t first, uint32_t end) {
   }
 }
 
-void TimingModel::set_head(Core& core, uint32_t w) {
+inline void TimingModel::set_head(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
   const Slot& s = warp.ibuf[warp.head];
   Head& h = core.heads[w];
@@ -245,7 +247,7 @@ void TimingModel::set_head(Core& core, uint32_t w) {
   core.clear &= ~bit;
 }
 
-void TimingModel::sync_warp(Core& core, uint32_t w) {
+inline void TimingModel::sync_warp(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
   core.fetch_at[w] = warp.fetch_blocked ? kNever : warp.fetch_ready;
   const uint32_t bit = 1u << w;
@@ -305,6 +307,9 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   // cores of the partition; across partitions only commit_epoch() does, and run refreshes after it).
   if (in.unit == UnitClass::kSfuWctl) {
     refresh_cores(core.part_first, core.part_end);
+  } else if (state_in_record_) {
+    const bool ready = !in.warp_exited && !in.warp_stalled;
+    set_warp_state(core, w, (in.warp_exited ? 0u : 1u) | (ready ? 2u : 0u));
   } else {
     refresh_warp(core, w);
   }
@@ -518,9 +523,11 @@ uint64_t TimingModel::next_event(const Core& core) const {
       const Head& h = core.heads[w];
       consider(h.ready_at);
       // The stall class follows the first pending operand and changes only when it clears.
-      uint32_t i = h.pend;
-      while (i < h.nwait && h.wait[i] <= t) ++i;
-      if (i < h.nwait) consider(h.wait[i]);
+      if (h.clear_at > t) {  // some entry is still pending
+        uint32_t i = h.pend;
+        while (h.wait[i] <= t) ++i;
+        consider(h.wait[i]);
+      }
       consider(core.warps[w].mem_done);
       consider(*h.unit_free);
     }

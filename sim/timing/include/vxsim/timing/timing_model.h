@@ -49,6 +49,11 @@ class FunctionalDevice {
   /// Executes the warp's next instruction and describes it. Throws vxsim::SimError on a
   /// simulated-program fault.
   virtual ExecutedInstr step(uint32_t core, uint32_t warp) = 0;
+  /// True when step()'s warp_exited and warp_stalled give the stepped warp's state after the step
+  /// exactly as warp_state() would (active = !warp_exited, ready = active && !warp_stalled); the
+  /// model then reads them instead of calling warp_state() after an instruction that is not warp
+  /// control (fixed for the device's lifetime).
+  [[nodiscard]] virtual bool records_warp_state() const { return false; }
   /// Called when no warp can ever proceed; may throw a more specific SimError(kDeadlock) naming
   /// the waits. If it returns, the timing model throws its own.
   virtual void check_deadlock() const {}
@@ -115,6 +120,8 @@ class TimingModel {
   void sync_warp(Core& core, uint32_t warp);
   void issue(Core& core, uint32_t warp);
   void refresh_warp(Core& core, uint32_t warp);
+  /// Sets warp's bits of the active/ready masks from `state` (FunctionalDevice::warp_state's form).
+  void set_warp_state(Core& core, uint32_t warp, uint32_t state);
   void refresh_all();
   void refresh_cores(uint32_t first, uint32_t end);
   [[nodiscard]] uint64_t next_event(const Core& core) const;
@@ -132,6 +139,7 @@ class TimingModel {
   uint32_t issue_width_ = 1;
   uint32_t lsu_blocks_ = 1;
   uint32_t sfu_blocks_ = 1;
+  bool state_in_record_ = false;  ///< dev_.records_warp_state()
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
   std::vector<uint32_t> slot_mask_;  ///< per issue slot: the warps it issues (w % issue width)
