@@ -115,6 +115,15 @@ class TimingModel {
   void run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st);
   [[nodiscard]] bool busy(const Core& core) const;
   bool tick_core(Core& core);
+  /// Ticks at cycle t those of cores [first, end) whose wake has come (Core::wake); true when
+  /// one of them scheduled or issued.
+  bool tick_cores(uint32_t first, uint32_t end, uint64_t t);
+  /// Adds the core's constant stall increments of its skipped cycles before t to its counters.
+  void sync_counters(Core& core, uint64_t t);
+  /// The earliest wake of cores [first, end).
+  [[nodiscard]] uint64_t next_wake(uint32_t first, uint32_t end) const;
+  /// After `from`'s warp control refreshed its partition's warps: its cores are ticked again.
+  void wake_partition(const Core& from);
   void schedule(Core& core, uint32_t warp);
   void set_head(Core& core, uint32_t warp);
   void sync_warp(Core& core, uint32_t warp);
