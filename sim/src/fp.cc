@@ -173,18 +173,12 @@ uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
   return round_to_f32(widen(a) * widen(b), 0, rm, flags);  // exact product (48 bits)
 }
 
-uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negate_addend, Rm rm,
-             uint32_t& flags) {
-  // Normal operands in round-to-nearest-even (a kernel's usual case): no special value, a non-zero
-  // exact product, and where the sum is non-zero the rounding of sum_round below, inlined.
-  if (rm == kRne && is_normal(a) && is_normal(b) && is_normal(c)) {
-    const double p = negate_product ? -(widen(a) * widen(b)) : widen(a) * widen(b);
-    const double y = negate_addend ? -widen(c) : widen(c);
-    const double s = p + y;
-    const double bb = s - p;
-    const double err = (p - (s - bb)) + (y - bb);  // TwoSum: exact
-    if (uint32_t r = 0; s != 0 && round_nearest_fast(s, sign_dir(err), r, flags)) return r;
-  }
+namespace {
+
+/// fma for every case (specials, zeros, other rounding modes); out of line so that the common
+/// case in fma() stays small.
+[[gnu::noinline]] uint32_t fma_general(uint32_t a, uint32_t b, uint32_t c, bool negate_product,
+                                       bool negate_addend, Rm rm, uint32_t& flags) {
   bool prod_invalid = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
   if (is_nan(a) || is_nan(b) || is_nan(c)) {
     if (is_snan(a) || is_snan(b) || is_snan(c) || prod_invalid) flags |= kNV;
@@ -209,6 +203,24 @@ uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negat
   if (negate_product) p = -p;
   if (p == 0) p = (ps != 0) ? -0.0 : 0.0;
   return sum_round(p, widen(cc), rm, flags);
+}
+
+}  // namespace
+
+uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negate_addend, Rm rm,
+             uint32_t& flags) {
+  // Normal factors and a normal or zero addend in round-to-nearest-even (a kernel's usual case,
+  // an accumulator starting at 0 included): no special value, a non-zero exact product, and where
+  // the sum is non-zero fma_general's rounding (sum_round), inlined.
+  if (rm == kRne && is_normal(a) && is_normal(b) && (is_normal(c) || is_zero(c))) {
+    const double p = negate_product ? -(widen(a) * widen(b)) : widen(a) * widen(b);
+    const double y = negate_addend ? -widen(c) : widen(c);
+    const double s = p + y;
+    const double bb = s - p;
+    const double err = (p - (s - bb)) + (y - bb);  // TwoSum: exact
+    if (uint32_t r = 0; s != 0 && round_nearest_fast(s, sign_dir(err), r, flags)) return r;
+  }
+  return fma_general(a, b, c, negate_product, negate_addend, rm, flags);
 }
 
 uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
