@@ -13,8 +13,9 @@
 ///     (`FunctionalDevice::step`) and fetched through the I-cache. A control instruction
 ///     (`ExecutedInstr::is_control`) stalls the warp's fetch until it completes (SimX's fetch_stall:
 ///     no speculation past control flow).
-/// Cycles in which no core can do anything are skipped in one step; the stall counters of the
-/// skipped cycles are added as if each had been ticked (the state is constant across them).
+/// Cycles in which no core can do anything are skipped in one step, and each core skips on its
+/// own the cycles in which it can do nothing while others work; the stall counters of the skipped
+/// cycles are added as if each had been ticked (the core's state is constant across them).
 ///
 /// The functional core executes an instruction architecturally when it is *scheduled*; the timing
 /// model only decides when. Memory values therefore follow schedule order, which is a legal
