@@ -23,7 +23,8 @@ trap 'rm -rf "$tmp"' EXIT
 echo "date:  $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "cpu:   $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) online CPUs"
 echo "load:  $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "build: $build ($(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo 'no git'))"
+echo "build: $build"
+echo "tree:  $(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo 'no git') (this script's; a copied build may come from another)"
 echo "run:   sgemm -n$n at 16c x 8w x 8t, best wall of $reps"
 printf '%-26s %7s %8s %8s %8s\n' case threads wall_s cpu_s speedup
 
