@@ -16,6 +16,7 @@ bool is_nan(uint32_t a) { return (a & kExpMask) == kExpMask && (a & kFracMask) !
 bool is_snan(uint32_t a) { return is_nan(a) && (a & 0x00400000u) == 0; }
 bool is_inf(uint32_t a) { return (a & ~kSign) == kExpMask; }
 bool is_zero(uint32_t a) { return (a & ~kSign) == 0; }
+bool is_normal(uint32_t a) { return ((a >> 23) & 0xFFu) - 1u < 254u; }  // biased exponent 1..254
 bool sign_of(uint32_t a) { return (a & kSign) != 0; }
 double widen(uint32_t a) { return static_cast<double>(std::bit_cast<float>(a)); }
 
@@ -89,9 +90,27 @@ uint32_t pack(bool neg, double mag, Rm rm, uint32_t& flags) {
   return s | static_cast<uint32_t>(q);  // q == 2^23 encodes the smallest normal
 }
 
+/// Round-to-nearest-even of `v` (exact value in direction `dir` from it, as round_to_f32) by the
+/// host's binary64 → binary32 conversion, where that gives the exact value's rounding and raises
+/// at most NX: the result is normal with a biased exponent of 2..253 (no overflow, not tiny), and
+/// `v` is no binary32 tie (discarded 29 fraction bits 1000…0) unless it is exact — an inexact tie
+/// must round towards the exact value, the host conversion rounds it to even. Returns false
+/// (nothing written) otherwise.
+bool round_nearest_fast(double v, int dir, uint32_t& out, uint32_t& flags) {
+  const uint64_t bits = std::bit_cast<uint64_t>(v);
+  if (dir != 0 && (bits & 0x1FFFFFFFu) == 0x10000000u) return false;
+  const float r = static_cast<float>(v);
+  const uint32_t rb = std::bit_cast<uint32_t>(r);
+  if (((rb >> 23) & 0xFFu) - 2u > 251u) return false;
+  if (dir != 0 || static_cast<double>(r) != v) flags |= kNX;
+  out = rb;
+  return true;
+}
+
 /// Rounds the binary64 `v` whose exact value differs from it in direction `dir` (sign of
 /// exact − v; 0 if v is exact) to binary32.
 uint32_t round_to_f32(double v, int dir, Rm rm, uint32_t& flags) {
+  if (uint32_t r = 0; rm == kRne && round_nearest_fast(v, dir, r, flags)) return r;
   bool neg = std::signbit(v);
   double mag = std::fabs(v);
   int magdir = neg ? -dir : dir;
@@ -154,8 +173,12 @@ uint32_t mul(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {
   return round_to_f32(widen(a) * widen(b), 0, rm, flags);  // exact product (48 bits)
 }
 
-uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negate_addend, Rm rm,
-             uint32_t& flags) {
+namespace {
+
+/// fma for every case (specials, zeros, other rounding modes); out of line so that the common
+/// case in fma() stays small.
+[[gnu::noinline]] uint32_t fma_general(uint32_t a, uint32_t b, uint32_t c, bool negate_product,
+                                       bool negate_addend, Rm rm, uint32_t& flags) {
   bool prod_invalid = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
   if (is_nan(a) || is_nan(b) || is_nan(c)) {
     if (is_snan(a) || is_snan(b) || is_snan(c) || prod_invalid) flags |= kNV;
@@ -180,6 +203,24 @@ uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negat
   if (negate_product) p = -p;
   if (p == 0) p = (ps != 0) ? -0.0 : 0.0;
   return sum_round(p, widen(cc), rm, flags);
+}
+
+}  // namespace
+
+uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negate_addend, Rm rm,
+             uint32_t& flags) {
+  // Normal factors and a normal or zero addend in round-to-nearest-even (a kernel's usual case,
+  // an accumulator starting at 0 included): no special value, a non-zero exact product, and where
+  // the sum is non-zero fma_general's rounding (sum_round), inlined.
+  if (rm == kRne && is_normal(a) && is_normal(b) && (is_normal(c) || is_zero(c))) {
+    const double p = negate_product ? -(widen(a) * widen(b)) : widen(a) * widen(b);
+    const double y = negate_addend ? -widen(c) : widen(c);
+    const double s = p + y;
+    const double bb = s - p;
+    const double err = (p - (s - bb)) + (y - bb);  // TwoSum: exact
+    if (uint32_t r = 0; s != 0 && round_nearest_fast(s, sign_dir(err), r, flags)) return r;
+  }
+  return fma_general(a, b, c, negate_product, negate_addend, rm, flags);
 }
 
 uint32_t div(uint32_t a, uint32_t b, Rm rm, uint32_t& flags) {

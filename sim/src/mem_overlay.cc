@@ -39,7 +39,12 @@ void MemOverlay::commit(Memory& mem) {
       }
       b += static_cast<uint32_t>(std::countr_zero(word));
       uint32_t e = b;
-      while (e < Memory::kPageSize && ((p->dirty[e >> 6] >> (e & 63)) & 1u) != 0) ++e;
+      for (;;) {  // e: the end of the run, a mask word at a time
+        const uint32_t left = 64 - (e & 63);
+        const auto ones = static_cast<uint32_t>(std::countr_one(p->dirty[e >> 6] >> (e & 63)));
+        e += std::min(ones, left);
+        if (ones < left || e == Memory::kPageSize) break;
+      }
       mem.write(base + b, p->data.data() + b, e - b);
       b = e;
     }

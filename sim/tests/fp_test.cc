@@ -124,6 +124,10 @@ const Vec kVectors[] = {
     {"fnmadd -(2*3)-1", Fnmadd, kTwo, kThree, kOne, kRne, 0xC0E00000, 0},
     // (1+2^-13)(1-2^-13) - 1 = -2^-26 exactly (an unfused mul would give 1.0 and then 0)
     {"fma fused", Fmadd, 0x3F800400, 0x3F7FF800, 0xBF800000, kRne, 0xB2800000, 0},
+    // (1+2^-12)^2 + 2^-80 = 1 + 2^-11 + 2^-24 + 2^-80: binary64 drops 2^-80 and lands on a binary32
+    // tie, which the exact value is above: rounds up to 1 + 2^-11 + 2^-23 (not to even).
+    {"fma tie after binary64 sum", Fmadd, 0x3F800800, 0x3F800800, 0x17800000, kRne, 0x3F801001, NX},
+    {"fma tie after binary64 sum, below", Fmadd, 0x3F800800, 0x3F800800, 0x97800000, kRne, 0x3F801000, NX},
     {"fma inf*0+qnan", Fmadd, kInf, kPosZero, kQNaN, kRne, kCanonicalNaN, NV},
     {"fma 0*inf+1", Fmadd, kPosZero, kInf, kOne, kRne, kCanonicalNaN, NV},
     {"fma inf*1-inf", Fmadd, kInf, kOne, kNegInf, kRne, kCanonicalNaN, NV},
@@ -303,6 +307,36 @@ TEST(Fp, MatchesHostFpuInFourRoundingModes) {
                         << ": mine 0x" << mine << " flags " << flags << ", host 0x" << hr << " flags " << hf;
         }
       }
+    }
+  }
+}
+
+/// Products of 12-bit significands (exact in 24-25 bits) plus a small addend: the binary64 sum
+/// often sits on a binary32 tie the exact value is beside (round to nearest, ties to even).
+TEST(Fp, FmaNearBinary32TiesMatchesHostFpu) {
+  std::mt19937 g(777u);
+  int mismatches = 0;
+  for (int i = 0; i < 50000 && mismatches < 10; ++i) {
+    const uint32_t a = 0x3F800000u | (static_cast<uint32_t>(g()) & 0x7FF800u);
+    const uint32_t b = 0x3F800000u | (static_cast<uint32_t>(g()) & 0x7FF800u);
+    const uint32_t c = ((static_cast<uint32_t>(g()) & 1u) << 31) | ((20u + static_cast<uint32_t>(g()) % 90u) << 23) |
+                       (static_cast<uint32_t>(g()) & 0x7FFFFFu);
+    float fa, fb, fc;
+    std::memcpy(&fa, &a, 4);
+    std::memcpy(&fb, &b, 4);
+    std::memcpy(&fc, &c, 4);
+    volatile float va = fa, vb = fb, vc = fc;
+    std::feclearexcept(FE_ALL_EXCEPT);
+    const float r = std::fma(static_cast<float>(va), static_cast<float>(vb), static_cast<float>(vc));
+    const uint32_t hf = host_flags();
+    uint32_t hr;
+    std::memcpy(&hr, &r, 4);
+    uint32_t flags = 0;
+    const uint32_t mine = fma(a, b, c, false, false, kRne, flags);
+    if (mine != hr || flags != hf) {
+      ++mismatches;
+      ADD_FAILURE() << std::hex << "a=0x" << a << " b=0x" << b << " c=0x" << c << ": mine 0x" << mine << " flags "
+                    << flags << ", host 0x" << hr << " flags " << hf;
     }
   }
 }

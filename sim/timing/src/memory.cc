@@ -130,14 +130,6 @@ Cache::Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel*
       wbuf_done_(p.mshrs, 0),
       ctr_(num_cores) {}
 
-uint64_t Cache::bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
-  uint64_t& free = bank_free_[bank_of_.mod(blk)];
-  uint64_t start = std::max(t, free);
-  c.bank_stalls += start - t;
-  free = start + 1;
-  return start;
-}
-
 Cache::Way* Cache::lookup(uint64_t blk) {
   // The way hit or filled last first: fetches and neighbouring accesses stay in one block. A block
   // is held by at most one way (it is filled only after a miss), so a match is the set's match.
@@ -151,24 +143,10 @@ Cache::Way* Cache::lookup(uint64_t blk) {
 
 bool Cache::contains(uint64_t blk) const { return const_cast<Cache*>(this)->lookup(blk) != nullptr; }
 
-uint64_t Cache::read(uint64_t blk, uint64_t t, uint32_t core) {
+uint64_t Cache::read_lookup(uint64_t blk, uint64_t start, uint32_t core) {
   CacheCounters& c = ctr_[core];
-  ++c.reads;
-  uint64_t start = bank_start(blk, t, c);
-  uint64_t tag_done = start + p_.latency;
-  last_accept_ = start;
-  if (Way* w = lookup(blk)) {
-    w->lru = ++stamp_;
-    mru_ = static_cast<std::size_t>(w - ways_.data());
-    if (w->fill <= start) {
-      last_hit_ = true;
-      return tag_done;
-    }
-    // Secondary miss: merged into the pending MSHR, data arrives with the fill.
-    ++c.read_misses;
-    last_hit_ = false;
-    return std::max(tag_done, w->fill);
-  }
+  if (Way* w = lookup(blk)) return read_found(*w, start, c);
+  const uint64_t tag_done = start + p_.latency;
   ++c.read_misses;
   last_hit_ = false;
   // Allocate an MSHR: the one freeing earliest; wait if it is still busy.

@@ -24,6 +24,9 @@ class TimingSimulator::Device final : public FunctionalDevice {
     return (c.warp_active(warp) ? 1u : 0u) | (c.warp_ready(warp) ? 2u : 0u);
   }
   ExecutedInstr step(uint32_t core, uint32_t warp) override { return p_.core(core).step(warp); }
+  // Core::execute sets warp_exited = (tmask == 0) and warp_stalled = (tmask != 0 && (barrier or
+  // wspawn wait)) after the instruction: the complement of warp_active / warp_ready.
+  bool records_warp_state() const override { return true; }
   void check_deadlock() const override { p_.check_deadlock(); }
   void set_partitions(const std::vector<uint32_t>& first_cores) override {
     if (first_cores.empty()) {

@@ -124,6 +124,12 @@ struct TimingModel::Core {
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
   CoreCounters ctr;
   CycleDelta delta{};
+  /// Per-core skipping of idle cycles: the core is ticked again at `wake` (the cycle after a
+  /// tick that did work, else its next_event), or earlier when another core's warp control
+  /// refreshes its warps. Until then its state, hence its stall increments (delta), is constant;
+  /// ctr holds them for the cycles before `synced` and the rest are added before the next tick.
+  uint64_t wake = 0;
+  uint64_t synced = 0;
   uint64_t last_done = 0;
   bool did_work = false;
 };
@@ -135,6 +141,7 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   lsu_blocks_ = cfg_.lsu_blocks != 0 ? cfg_.lsu_blocks : issue_width_;
   sfu_blocks_ = cfg_.sfu_blocks != 0 ? cfg_.sfu_blocks : issue_width_;
   unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
+  state_in_record_ = dev_.records_warp_state();
   const LatencyParams& l = cfg_.lat;
   auto set = [&](UnitClass u, uint32_t v) { latency_[static_cast<std::size_t>(u)] = v; };
   set(UnitClass::kAlu, l.alu);
@@ -204,9 +211,10 @@ void TimingModel::reset() {
   now_ = 0;
 }
 
-void TimingModel::refresh_warp(Core& core, uint32_t w) {
+void TimingModel::refresh_warp(Core& core, uint32_t w) { set_warp_state(core, w, dev_.warp_state(core.id, w)); }
+
+inline void TimingModel::set_warp_state(Core& core, uint32_t w, uint32_t state) {
   const uint32_t bit = 1u << w;
-  const uint32_t state = dev_.warp_state(core.id, w);
   const uint32_t was = core.active_mask;
   core.active_mask = (state & 1u) != 0 ? was | bit : was & ~bit;
   if (core.active_mask != was) core.active_count = popcount32(core.active_mask);
@@ -221,7 +229,7 @@ void TimingModel::refresh_cores(uint32_t first, uint32_t end) {
   }
 }
 
-void TimingModel::set_head(Core& core, uint32_t w) {
+inline void TimingModel::set_head(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
   const Slot& s = warp.ibuf[warp.head];
   Head& h = core.heads[w];
@@ -245,7 +253,7 @@ void TimingModel::set_head(Core& core, uint32_t w) {
   core.clear &= ~bit;
 }
 
-void TimingModel::sync_warp(Core& core, uint32_t w) {
+inline void TimingModel::sync_warp(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
   core.fetch_at[w] = warp.fetch_blocked ? kNever : warp.fetch_ready;
   const uint32_t bit = 1u << w;
@@ -305,6 +313,10 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   // cores of the partition; across partitions only commit_epoch() does, and run refreshes after it).
   if (in.unit == UnitClass::kSfuWctl) {
     refresh_cores(core.part_first, core.part_end);
+    wake_partition(core);
+  } else if (state_in_record_) {
+    const bool ready = !in.warp_exited && !in.warp_stalled;
+    set_warp_state(core, w, (in.warp_exited ? 0u : 1u) | (ready ? 2u : 0u));
   } else {
     refresh_warp(core, w);
   }
@@ -518,14 +530,51 @@ uint64_t TimingModel::next_event(const Core& core) const {
       const Head& h = core.heads[w];
       consider(h.ready_at);
       // The stall class follows the first pending operand and changes only when it clears.
-      uint32_t i = h.pend;
-      while (i < h.nwait && h.wait[i] <= t) ++i;
-      if (i < h.nwait) consider(h.wait[i]);
+      if (h.clear_at > t) {  // some entry is still pending
+        uint32_t i = h.pend;
+        while (h.wait[i] <= t) ++i;
+        consider(h.wait[i]);
+      }
       consider(core.warps[w].mem_done);
       consider(*h.unit_free);
     }
     if ((core.ready_mask >> w) & 1u) consider(core.fetch_at[w]);
   }
+  return next;
+}
+
+void TimingModel::wake_partition(const Core& from) {
+  // The cores after `from` are ticked later in this cycle, the others next cycle: as if every core
+  // had been ticked every cycle.
+  for (uint32_t c = from.part_first; c < from.part_end; ++c) {
+    Core& core = *cores_[c];
+    core.wake = std::min(core.wake, c > from.id ? from.now : from.now + 1);
+  }
+}
+
+bool TimingModel::tick_cores(uint32_t first, uint32_t end, uint64_t t) {
+  bool any = false;
+  for (uint32_t c = first; c < end; ++c) {
+    Core& core = *cores_[c];
+    core.now = t;
+    if (core.wake > t) continue;
+    sync_counters(core, t);
+    const bool worked = tick_core(core);
+    core.synced = t + 1;
+    core.wake = worked ? t + 1 : next_event(core);
+    any = any || worked;
+  }
+  return any;
+}
+
+void TimingModel::sync_counters(Core& core, uint64_t t) {
+  if (core.synced < t) apply(core.ctr, core.delta, t - core.synced);
+  core.synced = std::max(core.synced, t);
+}
+
+uint64_t TimingModel::next_wake(uint32_t first, uint32_t end) const {
+  uint64_t next = kNever;
+  for (uint32_t c = first; c < end; ++c) next = std::min(next, cores_[c]->wake);
   return next;
 }
 
@@ -547,20 +596,17 @@ uint64_t TimingModel::run() {
 }
 
 uint64_t TimingModel::run_serial() {
+  const auto n = static_cast<uint32_t>(cores_.size());
   while (true) {
-    bool any = false;
-    for (auto& core : cores_) {
-      core->now = now_;
-      any = tick_core(*core) || any;
-    }
+    const bool any = tick_cores(0, n, now_);
     bool is_busy = false;
     for (auto& core : cores_) is_busy = is_busy || busy(*core);
     if (!is_busy) break;
     uint64_t next = now_ + 1;
     if (!any) {
-      next = kNever;
-      for (auto& core : cores_) next = std::min(next, next_event(*core));
+      next = next_wake(0, n);  // the earliest next_event: no core worked
       if (next == kNever) {
+        for (auto& core : cores_) sync_counters(*core, now_ + 1);
         dev_.check_deadlock();
         std::string who;
         for (auto& core : cores_) {
@@ -570,10 +616,10 @@ uint64_t TimingModel::run_serial() {
                         "timing: deadlock at cycle {}: active warps that can never proceed (all stalled):{}", now_,
                         who);
       }
-      for (auto& core : cores_) apply(core->ctr, core->delta, next - now_ - 1);
     }
     now_ = next;
     if (cfg_.max_cycles != 0 && now_ > cfg_.max_cycles) {
+      for (auto& core : cores_) sync_counters(*core, now_);
       throw sim_error(ErrorKind::kBudget,
                       "cycle limit of {} cycles exceeded (runaway kernel?); raise it with --set max_cycles=N "
                       "(0 = none)",
@@ -582,6 +628,7 @@ uint64_t TimingModel::run_serial() {
   }
   uint64_t end = now_ + 1;
   for (auto& core : cores_) {
+    sync_counters(*core, now_ + 1);
     core->ctr.cycles = core->last_done + 1;
     end = std::max(end, core->last_done + 1);
   }
@@ -600,30 +647,25 @@ void TimingModel::run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& s
   const uint32_t first = partitions_[part];
   const uint32_t end = part + 1 < partitions_.size() ? partitions_[part + 1] : cfg_.total_cores();
   st.worked = false;
+  // The epoch's commit may have changed any core's warps: every core is ticked at its start.
+  for (uint32_t c = first; c < end; ++c) cores_[c]->wake = from;
   uint64_t t = from;
   while (t < to) {
-    bool any = false;
+    const bool any = tick_cores(first, end, t);
     bool is_busy = false;
-    for (uint32_t c = first; c < end; ++c) {
-      cores_[c]->now = t;
-      any = tick_core(*cores_[c]) || any;
-      is_busy = is_busy || busy(*cores_[c]);
-    }
+    for (uint32_t c = first; c < end; ++c) is_busy = is_busy || busy(*cores_[c]);
     st.worked = st.worked || any;
     if (!is_busy && !st.finished) {
       st.finished = true;
       st.finish = t + 1;
     }
-    uint64_t next = t + 1;
-    if (!any) {
-      next = kNever;
-      for (uint32_t c = first; c < end; ++c) next = std::min(next, next_event(*cores_[c]));
-      next = std::min(next, to);  // nothing until the epoch ends: skip to it
-      for (uint32_t c = first; c < end; ++c) apply(cores_[c]->ctr, cores_[c]->delta, next - t - 1);
-    }
-    t = next;
+    // Nothing until the epoch ends: skip to it.
+    t = any ? t + 1 : std::min(next_wake(first, end), to);
   }
-  for (uint32_t c = first; c < end; ++c) cores_[c]->now = to;
+  for (uint32_t c = first; c < end; ++c) {
+    sync_counters(*cores_[c], to);
+    cores_[c]->now = to;
+  }
 }
 
 uint64_t TimingModel::run_partitioned() {

@@ -9,6 +9,7 @@
 /// the L1; deeper levels see them in that same order (a modelling compromise: a request issued
 /// later but arriving earlier at L2 waits behind the earlier one).
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <memory>
@@ -111,7 +112,17 @@ class Cache final : public MemLevel {
   /// `banks` is the effective bank count (config 0 = auto resolved by the caller); `num_cores` the
   /// number of global core ids that may request.
   Cache(const CacheParams& p, uint32_t banks, uint32_t num_cores, MemLevel* next);
-  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override;
+  /// Inline up to the way hit or filled last (an instruction fetch's usual case), the rest in
+  /// read_lookup.
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override {
+    CacheCounters& c = ctr_[core];
+    ++c.reads;
+    const uint64_t start = bank_start(blk, t, c);
+    last_accept_ = start;
+    Way& mru = ways_[mru_];
+    if (mru.tag == blk + 1) return read_found(mru, start, c);
+    return read_lookup(blk, start, core);
+  }
   uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override;
   /// Last read was a hit (primary or not). For tests and the LSU's latency bookkeeping.
   [[nodiscard]] bool last_hit() const { return last_hit_; }
@@ -129,7 +140,30 @@ class Cache final : public MemLevel {
     uint64_t lru = 0;   ///< last-use stamp
     uint64_t fill = 0;  ///< cycle the data arrives
   };
-  uint64_t bank_start(uint64_t blk, uint64_t t, CacheCounters& c);
+  /// The cycle a request arriving at t gets its bank (one request per bank and cycle).
+  uint64_t bank_start(uint64_t blk, uint64_t t, CacheCounters& c) {
+    uint64_t& free = bank_free_[bank_of_.mod(blk)];
+    const uint64_t start = std::max(t, free);
+    c.bank_stalls += start - t;
+    free = start + 1;
+    return start;
+  }
+  /// A read whose block is resident in `w` (filled, or being filled: a secondary miss).
+  uint64_t read_found(Way& w, uint64_t start, CacheCounters& c) {
+    w.lru = ++stamp_;
+    mru_ = static_cast<std::size_t>(&w - ways_.data());
+    const uint64_t tag_done = start + p_.latency;
+    if (w.fill <= start) {
+      last_hit_ = true;
+      return tag_done;
+    }
+    // Secondary miss: merged into the pending MSHR, data arrives with the fill.
+    ++c.read_misses;
+    last_hit_ = false;
+    return std::max(tag_done, w.fill);
+  }
+  /// read() after the bank: the set's lookup, then a hit or a miss through an MSHR.
+  uint64_t read_lookup(uint64_t blk, uint64_t start, uint32_t core);
   Way* lookup(uint64_t blk);
   CacheParams p_;
   uint32_t banks_;

@@ -13,8 +13,9 @@
 ///     (`FunctionalDevice::step`) and fetched through the I-cache. A control instruction
 ///     (`ExecutedInstr::is_control`) stalls the warp's fetch until it completes (SimX's fetch_stall:
 ///     no speculation past control flow).
-/// Cycles in which no core can do anything are skipped in one step; the stall counters of the
-/// skipped cycles are added as if each had been ticked (the state is constant across them).
+/// Cycles in which no core can do anything are skipped in one step, and each core skips on its
+/// own the cycles in which it can do nothing while others work; the stall counters of the skipped
+/// cycles are added as if each had been ticked (the core's state is constant across them).
 ///
 /// The functional core executes an instruction architecturally when it is *scheduled*; the timing
 /// model only decides when. Memory values therefore follow schedule order, which is a legal
@@ -49,6 +50,11 @@ class FunctionalDevice {
   /// Executes the warp's next instruction and describes it. Throws vxsim::SimError on a
   /// simulated-program fault.
   virtual ExecutedInstr step(uint32_t core, uint32_t warp) = 0;
+  /// True when step()'s warp_exited and warp_stalled give the stepped warp's state after the step
+  /// exactly as warp_state() would (active = !warp_exited, ready = active && !warp_stalled); the
+  /// model then reads them instead of calling warp_state() after an instruction that is not warp
+  /// control (fixed for the device's lifetime).
+  [[nodiscard]] virtual bool records_warp_state() const { return false; }
   /// Called when no warp can ever proceed; may throw a more specific SimError(kDeadlock) naming
   /// the waits. If it returns, the timing model throws its own.
   virtual void check_deadlock() const {}
@@ -110,11 +116,22 @@ class TimingModel {
   void run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st);
   [[nodiscard]] bool busy(const Core& core) const;
   bool tick_core(Core& core);
+  /// Ticks at cycle t those of cores [first, end) whose wake has come (Core::wake); true when
+  /// one of them scheduled or issued.
+  bool tick_cores(uint32_t first, uint32_t end, uint64_t t);
+  /// Adds the core's constant stall increments of its skipped cycles before t to its counters.
+  void sync_counters(Core& core, uint64_t t);
+  /// The earliest wake of cores [first, end).
+  [[nodiscard]] uint64_t next_wake(uint32_t first, uint32_t end) const;
+  /// After `from`'s warp control refreshed its partition's warps: its cores are ticked again.
+  void wake_partition(const Core& from);
   void schedule(Core& core, uint32_t warp);
   void set_head(Core& core, uint32_t warp);
   void sync_warp(Core& core, uint32_t warp);
   void issue(Core& core, uint32_t warp);
   void refresh_warp(Core& core, uint32_t warp);
+  /// Sets warp's bits of the active/ready masks from `state` (FunctionalDevice::warp_state's form).
+  void set_warp_state(Core& core, uint32_t warp, uint32_t state);
   void refresh_all();
   void refresh_cores(uint32_t first, uint32_t end);
   [[nodiscard]] uint64_t next_event(const Core& core) const;
@@ -132,6 +149,7 @@ class TimingModel {
   uint32_t issue_width_ = 1;
   uint32_t lsu_blocks_ = 1;
   uint32_t sfu_blocks_ = 1;
+  bool state_in_record_ = false;  ///< dev_.records_warp_state()
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
   std::vector<uint32_t> slot_mask_;  ///< per issue slot: the warps it issues (w % issue width)
