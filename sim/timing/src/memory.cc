@@ -323,6 +323,28 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
 // ---------------------------------------------------------------------------------------------
 // Hierarchy
 
+namespace {
+
+/// Passes requests on unchanged and charges each to the instruction its core is serving.
+class ProfileMeter final : public MemLevel {
+ public:
+  ProfileMeter(MemProfile& profile, MemLevel* next) : profile_(profile), next_(next) {}
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override {
+    profile_.dram(core, false);
+    return next_->read(blk, t, core);
+  }
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override {
+    profile_.dram(core, true);
+    return next_->write(blk, t, core);
+  }
+
+ private:
+  MemProfile& profile_;
+  MemLevel* next_;
+};
+
+}  // namespace
+
 /// A partition's private copy of the shared tail (cluster ports → DRAM) and its request log.
 struct MemorySystem::Tail {
   struct Request {
@@ -355,11 +377,18 @@ struct MemorySystem::Tail {
   std::vector<Request> log;
 };
 
-MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores)
+MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores, MemProfile* profile)
     : block_(cfg.dram.block), socket_size_(cfg.eff_socket_size()), cores_per_cluster_(cfg.cores) {
   const uint32_t ncores = cfg.total_cores();
+  const bool partitioned = first_cores.size() > 1;
+  // The profile's meter above a DRAM the cores' requests reach as they are made.
+  auto metered = [&](Dram* dram) -> MemLevel* {
+    if (profile == nullptr) return dram;
+    meters_.push_back(std::make_unique<ProfileMeter>(*profile, dram));
+    return meters_.back().get();
+  };
   dram_ = std::make_unique<Dram>(cfg.dram);
-  MemLevel* below = dram_.get();
+  MemLevel* below = partitioned ? dram_.get() : metered(dram_.get());
   if (cfg.l3.enabled) {
     l3_ = std::make_unique<Cache>(cfg.l3, cfg.l3.banks, ncores, below);
     below = l3_.get();
@@ -372,12 +401,13 @@ MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>&
                                                first_cores.begin() - 1);
     return tails_[part]->entries[cluster].get();
   };
-  if (first_cores.size() > 1) {
+  if (partitioned) {
     for (std::size_t p = 0; p < first_cores.size(); ++p) {
       auto tail = std::make_unique<Tail>();
       tail->dram = std::make_unique<Dram>(cfg.dram);
+      MemLevel* tail_below = metered(tail->dram.get());
       for (uint32_t c = 0; c < cfg.clusters; ++c) {
-        tail->ports.push_back(std::make_unique<Port>(cfg.cluster_port, tail->dram.get()));
+        tail->ports.push_back(std::make_unique<Port>(cfg.cluster_port, tail_below));
         tail->entries.push_back(std::make_unique<Tail::Recorder>(*tail, c));
       }
       tails_.push_back(std::move(tail));

@@ -71,8 +71,22 @@ struct Slot {
   uint64_t tcu_macs = 0;
   uint32_t lmem_cycles = 0;
   uint32_t lmem_words = 0;
+  uint64_t pc = 0;
+  uint32_t word = 0;
   Coalesced co;
 };
+
+namespace {
+
+/// Adds one issued global memory instruction's D-cache side to its profile row.
+void note_issue(PcTraffic& row, const Slot& s) {
+  ++row.warp_instrs;
+  row.lane_accesses += s.lanes;
+  row.requests += s.co.num_blocks;
+  row.sectors += s.co.sectors;
+}
+
+}  // namespace
 
 struct Warp {
   std::vector<Slot> ibuf;
@@ -181,7 +195,8 @@ void TimingModel::init_slots() {
 }
 
 void TimingModel::reset() {
-  mem_ = std::make_unique<MemorySystem>(cfg_, partitions_);
+  if (profile_ != nullptr) profile_->clear();
+  mem_ = std::make_unique<MemorySystem>(cfg_, partitions_, profile_);
   cores_.clear();
   for (uint32_t c = 0; c < cfg_.total_cores(); ++c) {
     auto core = std::make_unique<Core>();
@@ -281,6 +296,8 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   s.fp_flops = in.fp_flops;
   s.tcu_uops = in.tcu_micro_ops;
   s.tcu_macs = in.tcu_macs;
+  s.pc = in.pc;
+  s.word = in.word;
   s.co.num_blocks = 0;
   if (in.mem == MemKind::kLoad || in.mem == MemKind::kStore || in.mem == MemKind::kAmo) {
     if (in.space == AddrSpace::kGlobal) {
@@ -341,6 +358,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
       done = agen;
     } else if (s.space == AddrSpace::kGlobal && s.lanes > 0) {
       Cache& dc = mem_->dcache(core.id);
+      PcTraffic* row = profile_ == nullptr ? nullptr : &profile_->begin(core.id, s.pc, s.word, s.mem);
       const uint32_t banks = std::max(1u, cfg_.eff_dcache_banks());
       c.coalescer_misses += s.co.num_blocks - 1;
       occupancy = std::max<uint64_t>(occupancy, (s.co.num_blocks + banks - 1) / banks);
@@ -352,6 +370,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
         uint64_t d = 0;
         if (s.mem == MemKind::kLoad) {
           d = dc.read(blk, at, core.id);
+          if (row != nullptr && !dc.last_hit()) ++row->read_misses;
         } else if (s.mem == MemKind::kStore) {
           d = dc.write(blk, at, core.id);
           mem_ack = std::max(mem_ack, d);
@@ -363,6 +382,10 @@ void TimingModel::issue(Core& core, uint32_t w) {
         }
         if (s.mem != MemKind::kAmo) accepted = std::max(accepted, dc.last_accept());
         last = std::max(last, d);
+      }
+      if (row != nullptr) {
+        note_issue(*row, s);
+        profile_->end(core.id);
       }
       done = last + 1;
       // Backpressure: the LSU accepts no other instruction until the D-cache took these requests.

@@ -18,6 +18,7 @@
 #include "vxsim/step.h"
 #include "vxsim/timing/config.h"
 #include "vxsim/timing/counters.h"
+#include "vxsim/timing/mem_profile.h"
 
 namespace vxsim::timing {
 
@@ -176,9 +177,13 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
 /// the other partitions' from the next epoch on; end_epoch() replays every partition's requests of
 /// the epoch on the committed tail in (cycle, partition, order) order. The committed tail's
 /// counters are the device's. With one partition there is no copy and no replay.
+///
+/// With a `profile`, a meter above the DRAM that the cores' requests reach while they are made
+/// (the DRAM itself with one partition, each partition's private copy otherwise; never the
+/// replay) charges every DRAM request to the instruction being served (mem_profile.h).
 class MemorySystem {
  public:
-  MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores = {});
+  MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores = {}, MemProfile* profile = nullptr);
   ~MemorySystem();
   /// Copies the committed shared tail into partition `part`'s view (call from its own thread).
   void begin_epoch(uint32_t part);
@@ -200,6 +205,7 @@ class MemorySystem {
   uint32_t socket_size_;
   uint32_t cores_per_cluster_;
   std::unique_ptr<Dram> dram_;
+  std::vector<std::unique_ptr<MemLevel>> meters_;  ///< profile meters above the DRAM(s) (profiled runs only)
   std::unique_ptr<Cache> l3_;
   std::vector<std::unique_ptr<Port>> cluster_ports_;
   std::vector<std::unique_ptr<Cache>> l2_;

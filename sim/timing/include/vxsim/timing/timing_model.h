@@ -97,6 +97,11 @@ class TimingModel {
   /// divide the clusters. With one partition the model is the cycle-by-cycle loop above.
   [[nodiscard]] const std::vector<uint32_t>& partitions() const { return partitions_; }
 
+  /// Charges the D-cache and DRAM traffic of the following runs to their memory instructions
+  /// (mem_profile.h); each run clears `profile` first. Null (the default) profiles nothing. The
+  /// profile only observes: cycles and counters are those of a run without it.
+  void set_mem_profile(MemProfile* profile) { profile_ = profile; }
+
   /// Snapshot of all counters (per core, L2 per cluster, L3, DRAM).
   [[nodiscard]] DeviceCounters counters() const;
   [[nodiscard]] const TimingConfig& config() const { return cfg_; }
@@ -125,6 +130,7 @@ class TimingModel {
   TimingConfig cfg_;
   FunctionalDevice& dev_;
   std::unique_ptr<MemorySystem> mem_;
+  MemProfile* profile_ = nullptr;
   std::vector<std::unique_ptr<Core>> cores_;
   std::vector<uint32_t> partitions_;  ///< first core of each partition
   uint64_t now_ = 0;
