@@ -12,7 +12,9 @@ Classes (in this order; the first that matches):
   stack-saves    an sp-relative access of a callee-saved register (ra, s0-s11, fs0-fs11) that
                  executes as often as the function's first sp-relative store, i.e. once per call
                  (prologue saves, epilogue restores)
-  stack-spills   any other sp-relative access (spills and reloads, locals kept in memory)
+  stack-spills   any other sp-relative access (spills and reloads)
+  stack-arrays   other accesses whose lanes address the per-hart stacks (stack_lanes): arrays kept
+                 in memory and reached through a pointer (WMMA fragments staged through memory)
   operand-loads  other loads of the kernel's functions (inputs, partial sums read back)
   output-stores  other stores of the kernel's functions (outputs, partial sums)
   amo            atomics
@@ -83,6 +85,8 @@ def classify(rows, syms):
             r["cls"] = "amo"
         elif r["base"] == "tp":
             r["cls"] = "tls"
+        elif r["base"] != "sp" and 2 * int(r["stack_lanes"]) > int(r["lane_accesses"]):
+            r["cls"] = "stack-arrays"
         elif r["base"] == "sp":
             calls = first_store.get((r["launch"], r["func"]))
             saved = CALLEE_SAVED.match(r["reg"]) and int(r["warp_instrs"]) == calls
@@ -105,7 +109,7 @@ def main():
     classify(rows, symbols(a.elf, a.objdump))
     total = sum(r["dram"] for r in rows) or 1
     agg = collections.OrderedDict((c, collections.Counter()) for c in (
-        "operand-loads", "output-stores", "stack-spills", "stack-saves", "tls", "sdk", "amo", "fetch"))
+        "operand-loads", "output-stores", "stack-spills", "stack-saves", "stack-arrays", "tls", "sdk", "amo", "fetch"))
     for r in rows:
         c = agg[r["cls"]]
         for k in ("warp_instrs", "lane_accesses", "l1_requests", "l1_read_misses", "dram_read_bytes",

@@ -23,6 +23,7 @@ std::string_view kind_name(MemKind k) {
 PcTraffic& PcTraffic::operator+=(const PcTraffic& o) {
   warp_instrs += o.warp_instrs;
   lane_accesses += o.lane_accesses;
+  stack_lanes += o.stack_lanes;
   requests += o.requests;
   sectors += o.sectors;
   read_misses += o.read_misses;
@@ -72,7 +73,7 @@ PcTraffic MemProfile::outside() const {
 }
 
 std::string_view MemProfile::header() {
-  return "launch\tpc\tinstruction\tkind\twarp_instrs\tlane_accesses\tl1_requests\tsectors\tl1_read_misses\t"
+  return "launch\tpc\tinstruction\tkind\twarp_instrs\tlane_accesses\tstack_lanes\tl1_requests\tsectors\tl1_read_misses\t"
          "dram_read_bytes\tdram_write_bytes\n";
 }
 
@@ -80,12 +81,13 @@ std::string MemProfile::table(uint32_t launch) const {
   std::string out;
   for (const auto& [pc, t] : rows()) {
     const auto pc32 = static_cast<uint32_t>(pc);
-    out += fmt::format("{}\t{:#010x}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", launch, pc, disasm(decode(t.word), pc32),
-                       kind_name(t.kind), t.warp_instrs, t.lane_accesses, t.requests, t.sectors, t.read_misses,
+    out += fmt::format("{}\t{:#010x}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", launch, pc,
+                       disasm(decode(t.word), pc32), kind_name(t.kind), t.warp_instrs, t.lane_accesses, t.stack_lanes,
+                       t.requests, t.sectors, t.read_misses,
                        t.dram_reads * block_, t.dram_writes * block_);
   }
   const PcTraffic f = outside();
-  out += fmt::format("{}\tfetch\t(instruction fetches)\t-\t0\t0\t0\t0\t0\t{}\t{}\n", launch, f.dram_reads * block_,
+  out += fmt::format("{}\tfetch\t(instruction fetches)\t-\t0\t0\t0\t0\t0\t0\t{}\t{}\n", launch, f.dram_reads * block_,
                      f.dram_writes * block_);
   return out;
 }

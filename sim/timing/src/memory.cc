@@ -269,6 +269,20 @@ uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t&
   return std::max(worst, 1u);
 }
 
+StackInterleave::StackInterleave(uint64_t harts, uint32_t threads)
+    : bottom_(bottom(harts)), threads_(threads) {}
+
+uint64_t StackInterleave::map(uint64_t addr) const {
+  if (addr < bottom_ || addr >= kTop) return addr;
+  constexpr uint64_t kWords = (uint64_t{1} << kLog2Stack) / 4;  // 4-byte words per stack
+  const uint64_t off = addr - bottom_;
+  const uint64_t stack = off >> kLog2Stack;  // counted from the window's bottom
+  const uint64_t lane = stack & (threads_ - 1);
+  const uint64_t group = stack / threads_;
+  const uint64_t word = ((off >> 2) & (kWords - 1)) ^ (group & (kWords - 1));
+  return bottom_ + ((group * kWords + word) * threads_ + lane) * 4 + (off & 3);
+}
+
 void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
   out.num_blocks = 0;
   out.sectors = 0;

@@ -73,6 +73,7 @@ struct Slot {
   uint32_t lmem_words = 0;
   uint64_t pc = 0;
   uint32_t word = 0;
+  uint8_t stack_lanes = 0;  ///< profiled runs: active lanes addressing the per-hart stacks
   Coalesced co;
 };
 
@@ -82,6 +83,7 @@ namespace {
 void note_issue(PcTraffic& row, const Slot& s) {
   ++row.warp_instrs;
   row.lane_accesses += s.lanes;
+  row.stack_lanes += s.stack_lanes;
   row.requests += s.co.num_blocks;
   row.sectors += s.co.sectors;
 }
@@ -168,11 +170,25 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
     for (uint32_t c = 0; c < cfg_.total_cores(); c += unit) partitions_.push_back(c);
   }
   if (partitions_.size() < 2) partitions_.assign(1, 0);
+  stack_bottom_ = StackInterleave::bottom(uint64_t{cfg_.total_cores()} * cfg_.warps * cfg_.threads);
+  if (cfg_.stack_interleave) {
+    stacks_.emplace(uint64_t{cfg_.total_cores()} * cfg_.warps * cfg_.threads, cfg_.threads);
+  }
   init_slots();
   reset();
 }
 
 TimingModel::~TimingModel() = default;
+
+uint8_t TimingModel::count_stack_lanes(const ExecutedInstr& in) const {
+  if (in.mem == MemKind::kNone || in.mem == MemKind::kFence || in.space != AddrSpace::kGlobal) return 0;
+  uint32_t n = 0;
+  for (uint32_t m = in.active_mask; m != 0; m &= m - 1) {
+    const uint64_t a = in.lanes[static_cast<uint32_t>(std::countr_zero(m))].addr;
+    n += (a >= stack_bottom_ && a < StackInterleave::kTop) ? 1u : 0u;
+  }
+  return static_cast<uint8_t>(n);  // ≤ kMaxThreads
+}
 
 uint32_t TimingModel::latency(UnitClass u) const { return latency_[static_cast<std::size_t>(u)]; }
 
@@ -269,7 +285,14 @@ void TimingModel::sync_warp(Core& core, uint32_t w) {
 
 void TimingModel::schedule(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
-  const ExecutedInstr in = dev_.step(core.id, w);
+  ExecutedInstr in = dev_.step(core.id, w);
+  const uint8_t stack_lanes = profile_ != nullptr ? count_stack_lanes(in) : 0;
+  if (stacks_ && in.mem != MemKind::kNone && in.space == AddrSpace::kGlobal) {
+    for (uint32_t m = in.active_mask; m != 0; m &= m - 1) {
+      LaneAccess& a = in.lanes[static_cast<uint32_t>(std::countr_zero(m))];
+      a.addr = stacks_->map(a.addr);
+    }
+  }
 
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
@@ -298,6 +321,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   s.tcu_macs = in.tcu_macs;
   s.pc = in.pc;
   s.word = in.word;
+  s.stack_lanes = stack_lanes;
   s.co.num_blocks = 0;
   if (in.mem == MemKind::kLoad || in.mem == MemKind::kStore || in.mem == MemKind::kAmo) {
     if (in.space == AddrSpace::kGlobal) {

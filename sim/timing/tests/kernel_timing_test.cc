@@ -14,6 +14,7 @@
 #include "tensor_cfg.h"  // sdk/include: WMMA tile geometry
 #endif
 #include "vxsim/core.h"
+#include "vxsim/isa.h"
 #include "vxsim/loader.h"
 #include "vxsim/timing/perf_report.h"
 #include "vxsim/timing/simulator.h"
@@ -274,6 +275,7 @@ TEST(MemProfile, ChargesEveryMissAndDramByteToAnInstructionWithoutChangingTheRun
   const auto [pc, load] = busiest_load(r);
   EXPECT_EQ(load.lane_accesses, uint64_t{32} * 32 * 8) << fmt::format("pc {:#x}", pc);
   EXPECT_EQ(load.requests, load.lane_accesses);  // one block per lane
+  EXPECT_EQ(load.stack_lanes, 0u);               // the source array, not a stack
   EXPECT_GT(load.dram_reads, r.c.dram.reads * 8 / 10) << describe(r);
   EXPECT_EQ(load.dram_writes, 0u);
   // The kernel's one global store per thread writes 32 words: 4 warps × 1 block.
@@ -291,6 +293,40 @@ TEST(MemProfile, PartitionedRunAndL2KeepTheSums) {
   const MicroRun with_l2 = profiled_run_matches(stride_load(32, 16, 32, 8), shape(1, 4, 8), l2);
   const auto [pc, load] = busiest_load(with_l2);
   EXPECT_GT(load.read_misses, 4 * load.dram_reads) << describe(with_l2);  // misses in L1, hits in L2
+}
+
+TEST(KernelTiming, StackInterleaveMakesEveryFullWarpStackAccessOneRequest) {
+  // Vortex [N]'s LSU stack interleave (stack_interleave = true): the same results and
+  // instructions, and each sp-relative word access of 8 lanes is one D-cache request instead of 8
+  // (without it every lane's stack is 8 KiB from its neighbour's). Seen per instruction through the
+  // memory profile.
+  const micro_arg_t arg = stride_load(64, 1, 16, 2);
+  TimingConfig on;
+  on.stack_interleave = true;
+  const MicroRun plain = run_micro(arg, shape(2, 4, 8), {}, MpmClass::kNone, true);
+  const MicroRun inter = run_micro(arg, shape(2, 4, 8), on, MpmClass::kNone, true);
+  EXPECT_EQ(inter.dst, plain.dst);
+  EXPECT_EQ(inter.c.total().thread_instrs, plain.c.total().thread_instrs);
+  uint64_t stack_rows = 0, plain_requests = 0, inter_requests = 0;
+  for (std::size_t i = 0; i < plain.profile.size(); ++i) {
+    const auto& [pc, p] = plain.profile[i];
+    const auto& [pc2, q] = inter.profile[i];
+    ASSERT_EQ(pc, pc2);
+    const std::string text = disasm(decode(p.word), static_cast<uint32_t>(pc));
+    if (text.find("(sp)") == std::string::npos || p.lane_accesses != 8 * p.warp_instrs) continue;
+    ++stack_rows;
+    EXPECT_EQ(p.stack_lanes, p.lane_accesses) << text;  // sp-relative: every lane on its stack
+    plain_requests += p.requests;
+    inter_requests += q.requests;
+    EXPECT_EQ(p.requests, p.lane_accesses) << text;
+    // Warp 0's thread 0 enters the spawn from main's deeper frame, so on each of the 2 cores that
+    // warp's lanes may touch two blocks.
+    EXPECT_LE(q.requests, q.warp_instrs + 2) << text;
+  }
+  EXPECT_GT(stack_rows, 5u);
+  EXPECT_LT(inter_requests * 6, plain_requests);
+  EXPECT_LT(inter.c.total().dcache.read_misses, plain.c.total().dcache.read_misses) << describe(inter);
+  EXPECT_LT(inter.c.dram.writes, plain.c.dram.writes) << describe(inter);
 }
 
 TEST(KernelTiming, CounterIdentitiesAndPerfDump) {

@@ -191,9 +191,9 @@ TEST(RuntimeTiming, MemoryProfileFileAccountsForTheDramBytes) {
     std::vector<std::string> f;
     std::istringstream cols(line);
     for (std::string c; std::getline(cols, c, '\t');) f.push_back(c);
-    ASSERT_EQ(f.size(), 11u) << line;
+    ASSERT_EQ(f.size(), 12u) << line;
     EXPECT_EQ(f[0], "0") << line;  // one launch
-    dram += std::stoull(f[9]) + std::stoull(f[10]);
+    dram += std::stoull(f[10]) + std::stoull(f[11]);
     float_load = float_load || (f[2].rfind("flw ", 0) == 0 && f[3] == "load");
     fetch = fetch || f[1] == "fetch";
   }

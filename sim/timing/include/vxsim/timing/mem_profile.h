@@ -13,6 +13,8 @@
 ///   that reaches DRAM is charged to the load that missed first (later loads merged into its MSHR
 ///   cost nothing), a write-through store to the store, an AMO to the AMO. Requests made outside
 ///   an LSU instruction are instruction fetches (the I-cache's misses), kept in one `fetch` row.
+/// A lane access is a stack access when its address lies in the per-hart stacks below
+/// STACK_BASE_ADDR (docs/vortex.md §3.1), whatever register it was computed from.
 /// Sums: Σ dram bytes over rows = the DRAM counters' bytes_read + bytes_written; Σ read misses =
 /// the D-cache counters' read_misses; Σ requests = Σ (coalescer_misses + 1) over global accesses.
 
@@ -32,6 +34,7 @@ struct PcTraffic {
   MemKind kind = MemKind::kNone;   ///< load, store or AMO
   uint64_t warp_instrs = 0;        ///< issued warp instructions with ≥ 1 active lane, global space
   uint64_t lane_accesses = 0;      ///< Σ active lanes
+  uint64_t stack_lanes = 0;        ///< of those, lanes whose address is in the per-hart stacks
   uint64_t requests = 0;           ///< D-cache block requests after coalescing
   uint64_t sectors = 0;            ///< distinct 32-byte sectors touched
   uint64_t read_misses = 0;        ///< D-cache read misses (loads)

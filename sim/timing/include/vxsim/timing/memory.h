@@ -9,6 +9,7 @@
 /// the L1; deeper levels see them in that same order (a modelling compromise: a request issued
 /// later but arriving earlier at L2 waits behind the earlier one).
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <memory>
@@ -152,6 +153,28 @@ class Cache final : public MemLevel {
 /// words any one bank must serve (lanes reading the same word are merged, a broadcast). `words`
 /// receives the number of distinct (bank, word) accesses. Addresses are byte addresses.
 [[nodiscard]] uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words);
+
+/// The LSU's stack interleave of Vortex's 2026 line ([N], docs/vortex.md §3.4): an address map
+/// applied before coalescing. Hart h's stack is the 8 KiB below STACK_BASE_ADDR − h·8 KiB; the
+/// window holds the stacks of every hart. Within each group of `threads` consecutive stacks, the
+/// byte at (stack t of the group, word w, byte b) moves to word w XOR (group mod words), lane t,
+/// byte b: a warp's same frame slot becomes `threads` consecutive words, and the XOR puts the
+/// slot of different warps in different cache sets. A bijection of the window; other addresses
+/// are unchanged. Only the timing model's view of addresses changes, never memory contents.
+class StackInterleave {
+ public:
+  static constexpr uint64_t kTop = 0xFFFF0000;  ///< STACK_BASE_ADDR (docs/vortex.md §3.1)
+  static constexpr uint32_t kLog2Stack = 13;    ///< STACK_LOG2_SIZE: 8 KiB per hart (§3.1)
+  /// `harts`: stacks in the window (cores × warps × threads); `threads` a power of two.
+  StackInterleave(uint64_t harts, uint32_t threads);
+  /// Lowest address of the stacks of `harts` harts (the window is [bottom, kTop)).
+  [[nodiscard]] static uint64_t bottom(uint64_t harts) { return kTop - std::min(harts << kLog2Stack, kTop); }
+  [[nodiscard]] uint64_t map(uint64_t addr) const;
+
+ private:
+  uint64_t bottom_;
+  uint32_t threads_;
+};
 
 /// Result of coalescing one global memory instruction.
 struct Coalesced {

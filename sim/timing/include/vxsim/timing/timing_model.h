@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "vxsim/step.h"
@@ -126,11 +127,14 @@ class TimingModel {
   [[nodiscard]] uint32_t latency(UnitClass u) const;
   [[nodiscard]] uint32_t unit_block(uint32_t warp, UnitGroup g) const;
   void init_slots();
+  [[nodiscard]] uint8_t count_stack_lanes(const ExecutedInstr& in) const;
 
   TimingConfig cfg_;
   FunctionalDevice& dev_;
   std::unique_ptr<MemorySystem> mem_;
   MemProfile* profile_ = nullptr;
+  std::optional<StackInterleave> stacks_;  ///< with stack_interleave: the LSU's stack address map
+  uint64_t stack_bottom_ = 0;  ///< lowest address of the per-hart stacks (memory profile)
   std::vector<std::unique_ptr<Core>> cores_;
   std::vector<uint32_t> partitions_;  ///< first core of each partition
   uint64_t now_ = 0;
