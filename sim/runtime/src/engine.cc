@@ -25,7 +25,7 @@ bool timing_enabled() {
 
 }  // namespace
 
-LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
+LaunchReport run_engine(Processor& proc, const EngineOptions& opts, uint32_t launch) {
   if (!timing_enabled()) {
     proc.run();  // functional mode
     return LaunchReport{};  // class_counters false: only mcycle/minstret
@@ -47,8 +47,11 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts) {
   const bool measure = sig != nullptr && *sig != '\0';
   if (measure) (void)timing::require_signature_adapter("VXSIM_SIGNATURE");  // fail before the run, not after
   timing::TimingSimulator sim(proc, cfg);
+  const char* prof = std::getenv("VXSIM_MEM_PROFILE");
+  if (prof != nullptr && *prof != '\0') sim.enable_mem_profile();
   sim.run();
   LaunchReport r;
+  if (sim.mem_profile() != nullptr) r.mem_profile = sim.mem_profile()->table(launch);
   // VXSIM_SIGNATURE=out.json: the counters of this launch's own timing model (a fresh one per
   // launch, so nothing of an earlier launch is counted). vx_start adds them to the device's list and
   // has the signature adapter write the file.

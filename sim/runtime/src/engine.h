@@ -35,10 +35,14 @@ struct LaunchReport {
   /// Set in timing mode when $VXSIM_SIGNATURE names a file: the launch's counters for the signature
   /// adapter (vxsim/timing/signature_hook.h); the caller fills index and addresses.
   std::optional<timing::MeasuredLaunch> signature;
+  /// Set in timing mode when $VXSIM_MEM_PROFILE names a file: this launch's lines of the memory
+  /// profile (vxsim/timing/mem_profile.h, MemProfile::table), for the caller to write.
+  std::optional<std::string> mem_profile;
 };
 
-/// Runs the reset processor until every core is idle. Throws SimError on a device fault.
-LaunchReport run_engine(Processor& proc, const EngineOptions& opts);
+/// Runs the reset processor until every core is idle; `launch` (0, 1, … per device) labels the
+/// memory profile's lines. Throws SimError on a device fault.
+LaunchReport run_engine(Processor& proc, const EngineOptions& opts, uint32_t launch);
 
 /// MPM slot `index` (0..31) of `core` as the kernel's perf dump left it (docs/vortex.md §3.5).
 using MpmQuery = std::function<uint64_t(uint32_t core, uint32_t index)>;

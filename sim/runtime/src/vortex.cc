@@ -19,6 +19,7 @@
 #include "vxsim/core.h"
 #include "vxsim/error.h"
 #include "vxsim/loader.h"
+#include "vxsim/timing/mem_profile.h"
 #include "vxsynth/common/file_io.h"
 
 namespace vxsim::runtime {
@@ -51,6 +52,7 @@ struct Device {
   /// exit wrote (minstret slot 2, mcycle slot 0), for vx_dump_perf's per-launch lines.
   std::vector<std::pair<uint64_t, uint64_t>> launch_totals;
   std::vector<timing::MeasuredLaunch> signatures;  ///< per launch, timing mode with $VXSIM_SIGNATURE
+  std::string mem_profile;  ///< every launch's memory-profile lines, timing mode with $VXSIM_MEM_PROFILE
 };
 
 /// MPM slot `index` of `core` for the last launch: what the kernel's perf dump wrote at
@@ -327,7 +329,14 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments) {
     d->proc->dcr_write(0x004, static_cast<uint32_t>(arg >> 32));
     d->proc->reset();
     const uint32_t index = d->launches++;
-    d->report = run_engine(*d->proc, d->engine);
+    d->report = run_engine(*d->proc, d->engine, index);
+    if (d->report.mem_profile) {
+      // Rewritten (atomically) after every launch with all launches so far, as the signature.
+      d->mem_profile += *d->report.mem_profile;
+      d->report.mem_profile.reset();
+      vxsynth::write_file_atomic(std::getenv("VXSIM_MEM_PROFILE"),
+                                 std::string(timing::MemProfile::header()) + d->mem_profile);
+    }
     if (d->report.signature) {
       // One signature per launch; the file is rewritten (atomically) after every launch, so a
       // crash in a later launch keeps what the earlier ones measured.

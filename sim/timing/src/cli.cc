@@ -30,6 +30,8 @@ void add_cli_options(CLI::App& app, CliOptions& o) {
       ->check(CLI::Range(0, 2))
       ->capture_default_str();
   app.add_option("--signature", o.signature, "write the Vortex signature JSON here (implies --timing)");
+  app.add_option("--mem-profile", o.mem_profile,
+                 "write each memory instruction's D-cache and DRAM traffic here, tab-separated (implies --timing)");
   app.add_flag("--dump-config", o.dump_config, "print every timing parameter as TOML and exit");
 }
 
@@ -41,7 +43,10 @@ bool handle_dump_config(const CliOptions& opts, std::ostream& out) {
 
 RunResult run_cli(Processor& proc, const CliOptions& opts, const std::string& program, std::ostream& out) {
   TimingSimulator sim(proc, load_config(opts));
+  if (!opts.mem_profile.empty()) sim.enable_mem_profile();
   const uint64_t cycles = sim.run();
+  if (const MemProfile* prof = sim.mem_profile(); prof != nullptr)
+    vxsynth::write_file_atomic(opts.mem_profile, std::string(MemProfile::header()) + prof->table(0));
   const DeviceCounters c = sim.counters();
   const CoreCounters t = c.total();
   out << format_perf_report(sim.model(), static_cast<MpmClass>(opts.perf));

@@ -67,6 +67,8 @@ const ParamDef kParams[] = {
     VXSIM_PARAM("max_cycles", max_cycles, "cycles", "runaway guard; 0 = unlimited"),
     VXSIM_PARAM("epoch_cycles", epoch_cycles, "cycles",
                 "cycles between two synchronisations of the partitions (sockets) of a parallel run"),
+    VXSIM_PARAM("stack_interleave", stack_interleave, "",
+                "LSU remaps per-hart stacks so a warp's frame slot is one block (Vortex [N]; 2.x: off)"),
     VXSIM_PARAM("latency.alu", lat.alu, "cycles", "ALU, branch, jump"),
     VXSIM_PARAM("latency.mul", lat.mul, "cycles", "MUL/MULH*"),
     VXSIM_PARAM("latency.div", lat.div, "cycles", "DIV/REM* (XLEN+2)"),
@@ -204,6 +206,9 @@ void TimingConfig::validate() const {
   if (icache.banks == 0) throw vxsynth::make_error("timing config: icache.banks must be ≥ 1");
   if (l2.enabled && l2.banks == 0) throw vxsynth::make_error("timing config: l2.banks must be ≥ 1");
   if (l3.enabled && l3.banks == 0) throw vxsynth::make_error("timing config: l3.banks must be ≥ 1");
+  if (stack_interleave && !is_pow2(threads)) {
+    throw vxsynth::make_error("timing config: stack_interleave needs a power-of-two thread count (threads = {})", threads);
+  }
   if (lsu_blocks > 32 || sfu_blocks > 32) {
     throw vxsynth::make_error("timing config: lsu_blocks/sfu_blocks must be 0 (issue width) or 1..32");
   }

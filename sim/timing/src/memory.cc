@@ -247,6 +247,20 @@ uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t&
   return std::max(worst, 1u);
 }
 
+StackInterleave::StackInterleave(uint64_t harts, uint32_t threads)
+    : bottom_(bottom(harts)), threads_(threads) {}
+
+uint64_t StackInterleave::map(uint64_t addr) const {
+  if (addr < bottom_ || addr >= kTop) return addr;
+  constexpr uint64_t kWords = (uint64_t{1} << kLog2Stack) / 4;  // 4-byte words per stack
+  const uint64_t off = addr - bottom_;
+  const uint64_t stack = off >> kLog2Stack;  // counted from the window's bottom
+  const uint64_t lane = stack & (threads_ - 1);
+  const uint64_t group = stack / threads_;
+  const uint64_t word = ((off >> 2) & (kWords - 1)) ^ (group & (kWords - 1));
+  return bottom_ + ((group * kWords + word) * threads_ + lane) * 4 + (off & 3);
+}
+
 void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
   out.num_blocks = 0;
   out.sectors = 0;
@@ -301,6 +315,28 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
 // ---------------------------------------------------------------------------------------------
 // Hierarchy
 
+namespace {
+
+/// Passes requests on unchanged and charges each to the instruction its core is serving.
+class ProfileMeter final : public MemLevel {
+ public:
+  ProfileMeter(MemProfile& profile, MemLevel* next) : profile_(profile), next_(next) {}
+  uint64_t read(uint64_t blk, uint64_t t, uint32_t core) override {
+    profile_.dram(core, false);
+    return next_->read(blk, t, core);
+  }
+  uint64_t write(uint64_t blk, uint64_t t, uint32_t core) override {
+    profile_.dram(core, true);
+    return next_->write(blk, t, core);
+  }
+
+ private:
+  MemProfile& profile_;
+  MemLevel* next_;
+};
+
+}  // namespace
+
 /// A partition's private copy of the shared tail (cluster ports → DRAM) and its request log.
 struct MemorySystem::Tail {
   struct Request {
@@ -333,11 +369,18 @@ struct MemorySystem::Tail {
   std::vector<Request> log;
 };
 
-MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores)
+MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores, MemProfile* profile)
     : block_(cfg.dram.block), socket_size_(cfg.eff_socket_size()), cores_per_cluster_(cfg.cores) {
   const uint32_t ncores = cfg.total_cores();
+  const bool partitioned = first_cores.size() > 1;
+  // The profile's meter above a DRAM the cores' requests reach as they are made.
+  auto metered = [&](Dram* dram) -> MemLevel* {
+    if (profile == nullptr) return dram;
+    meters_.push_back(std::make_unique<ProfileMeter>(*profile, dram));
+    return meters_.back().get();
+  };
   dram_ = std::make_unique<Dram>(cfg.dram);
-  MemLevel* below = dram_.get();
+  MemLevel* below = partitioned ? dram_.get() : metered(dram_.get());
   if (cfg.l3.enabled) {
     l3_ = std::make_unique<Cache>(cfg.l3, cfg.l3.banks, ncores, below);
     below = l3_.get();
@@ -350,12 +393,13 @@ MemorySystem::MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>&
                                                first_cores.begin() - 1);
     return tails_[part]->entries[cluster].get();
   };
-  if (first_cores.size() > 1) {
+  if (partitioned) {
     for (std::size_t p = 0; p < first_cores.size(); ++p) {
       auto tail = std::make_unique<Tail>();
       tail->dram = std::make_unique<Dram>(cfg.dram);
+      MemLevel* tail_below = metered(tail->dram.get());
       for (uint32_t c = 0; c < cfg.clusters; ++c) {
-        tail->ports.push_back(std::make_unique<Port>(cfg.cluster_port, tail->dram.get()));
+        tail->ports.push_back(std::make_unique<Port>(cfg.cluster_port, tail_below));
         tail->entries.push_back(std::make_unique<Tail::Recorder>(*tail, c));
       }
       tails_.push_back(std::move(tail));

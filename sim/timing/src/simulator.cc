@@ -67,6 +67,14 @@ TimingSimulator::TimingSimulator(vxsim::Processor& proc, const TimingConfig& cfg
 
 TimingSimulator::~TimingSimulator() { proc_.set_counter_source(nullptr); }
 
+MemProfile& TimingSimulator::enable_mem_profile() {
+  if (!profile_) {
+    profile_ = std::make_unique<MemProfile>(model_->config().total_cores(), model_->config().dram.block);
+    model_->set_mem_profile(profile_.get());
+  }
+  return *profile_;
+}
+
 uint64_t TimingSimulator::run() {
   uint64_t cycles = model_->run();
   proc_.flush_console();

@@ -71,8 +71,24 @@ struct Slot {
   uint64_t tcu_macs = 0;
   uint32_t lmem_cycles = 0;
   uint32_t lmem_words = 0;
+  uint64_t pc = 0;
+  uint32_t word = 0;
+  uint8_t stack_lanes = 0;  ///< profiled runs: active lanes addressing the per-hart stacks
   Coalesced co;
 };
+
+namespace {
+
+/// Adds one issued global memory instruction's D-cache side to its profile row.
+void note_issue(PcTraffic& row, const Slot& s) {
+  ++row.warp_instrs;
+  row.lane_accesses += s.lanes;
+  row.stack_lanes += s.stack_lanes;
+  row.requests += s.co.num_blocks;
+  row.sectors += s.co.sectors;
+}
+
+}  // namespace
 
 struct Warp {
   std::vector<Slot> ibuf;
@@ -161,11 +177,25 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
     for (uint32_t c = 0; c < cfg_.total_cores(); c += unit) partitions_.push_back(c);
   }
   if (partitions_.size() < 2) partitions_.assign(1, 0);
+  stack_bottom_ = StackInterleave::bottom(uint64_t{cfg_.total_cores()} * cfg_.warps * cfg_.threads);
+  if (cfg_.stack_interleave) {
+    stacks_.emplace(uint64_t{cfg_.total_cores()} * cfg_.warps * cfg_.threads, cfg_.threads);
+  }
   init_slots();
   reset();
 }
 
 TimingModel::~TimingModel() = default;
+
+uint8_t TimingModel::count_stack_lanes(const ExecutedInstr& in) const {
+  if (in.mem == MemKind::kNone || in.mem == MemKind::kFence || in.space != AddrSpace::kGlobal) return 0;
+  uint32_t n = 0;
+  for (uint32_t m = in.active_mask; m != 0; m &= m - 1) {
+    const uint64_t a = in.lanes[static_cast<uint32_t>(std::countr_zero(m))].addr;
+    n += (a >= stack_bottom_ && a < StackInterleave::kTop) ? 1u : 0u;
+  }
+  return static_cast<uint8_t>(n);  // ≤ kMaxThreads
+}
 
 uint32_t TimingModel::latency(UnitClass u) const { return latency_[static_cast<std::size_t>(u)]; }
 
@@ -188,7 +218,8 @@ void TimingModel::init_slots() {
 }
 
 void TimingModel::reset() {
-  mem_ = std::make_unique<MemorySystem>(cfg_, partitions_);
+  if (profile_ != nullptr) profile_->clear();
+  mem_ = std::make_unique<MemorySystem>(cfg_, partitions_, profile_);
   cores_.clear();
   for (uint32_t c = 0; c < cfg_.total_cores(); ++c) {
     auto core = std::make_unique<Core>();
@@ -262,7 +293,14 @@ inline void TimingModel::sync_warp(Core& core, uint32_t w) {
 
 void TimingModel::schedule(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
-  const ExecutedInstr in = dev_.step(core.id, w);
+  ExecutedInstr in = dev_.step(core.id, w);
+  const uint8_t stack_lanes = profile_ != nullptr ? count_stack_lanes(in) : 0;
+  if (stacks_ && in.mem != MemKind::kNone && in.space == AddrSpace::kGlobal) {
+    for (uint32_t m = in.active_mask; m != 0; m &= m - 1) {
+      LaneAccess& a = in.lanes[static_cast<uint32_t>(std::countr_zero(m))];
+      a.addr = stacks_->map(a.addr);
+    }
+  }
 
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
@@ -289,6 +327,9 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   s.fp_flops = in.fp_flops;
   s.tcu_uops = in.tcu_micro_ops;
   s.tcu_macs = in.tcu_macs;
+  s.pc = in.pc;
+  s.word = in.word;
+  s.stack_lanes = stack_lanes;
   s.co.num_blocks = 0;
   if (in.mem == MemKind::kLoad || in.mem == MemKind::kStore || in.mem == MemKind::kAmo) {
     if (in.space == AddrSpace::kGlobal) {
@@ -353,6 +394,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
       done = agen;
     } else if (s.space == AddrSpace::kGlobal && s.lanes > 0) {
       Cache& dc = mem_->dcache(core.id);
+      PcTraffic* row = profile_ == nullptr ? nullptr : &profile_->begin(core.id, s.pc, s.word, s.mem);
       const uint32_t banks = std::max(1u, cfg_.eff_dcache_banks());
       c.coalescer_misses += s.co.num_blocks - 1;
       occupancy = std::max<uint64_t>(occupancy, (s.co.num_blocks + banks - 1) / banks);
@@ -364,6 +406,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
         uint64_t d = 0;
         if (s.mem == MemKind::kLoad) {
           d = dc.read(blk, at, core.id);
+          if (row != nullptr && !dc.last_hit()) ++row->read_misses;
         } else if (s.mem == MemKind::kStore) {
           d = dc.write(blk, at, core.id);
           mem_ack = std::max(mem_ack, d);
@@ -375,6 +418,10 @@ void TimingModel::issue(Core& core, uint32_t w) {
         }
         if (s.mem != MemKind::kAmo) accepted = std::max(accepted, dc.last_accept());
         last = std::max(last, d);
+      }
+      if (row != nullptr) {
+        note_issue(*row, s);
+        profile_->end(core.id);
       }
       done = last + 1;
       // Backpressure: the LSU accepts no other instruction until the D-cache took these requests.

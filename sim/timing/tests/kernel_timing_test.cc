@@ -14,6 +14,7 @@
 #include "tensor_cfg.h"  // sdk/include: WMMA tile geometry
 #endif
 #include "vxsim/core.h"
+#include "vxsim/isa.h"
 #include "vxsim/loader.h"
 #include "vxsim/timing/perf_report.h"
 #include "vxsim/timing/simulator.h"
@@ -36,6 +37,8 @@ struct MicroRun {
   std::vector<uint64_t> dump;  ///< core 0's perf-dump block (32 slots) written by the kernel at exit
   std::string perf;            ///< PERF report read back from the dump block
   std::vector<uint32_t> dst;
+  std::vector<std::pair<uint64_t, PcTraffic>> profile;  ///< per-PC rows when run with a memory profile
+  PcTraffic fetch;                                      ///< the profile's instruction-fetch row
 };
 
 vxsim::Config shape(uint32_t cores, uint32_t warps, uint32_t threads) {
@@ -47,7 +50,7 @@ vxsim::Config shape(uint32_t cores, uint32_t warps, uint32_t threads) {
 }
 
 MicroRun run_micro(micro_arg_t arg, const vxsim::Config& fcfg, const TimingConfig& tcfg = {},
-                   MpmClass cls = MpmClass::kNone) {
+                   MpmClass cls = MpmClass::kNone, bool profile = false) {
   Processor p(fcfg);
   std::ostringstream console;
   p.set_console(&console);
@@ -63,8 +66,13 @@ MicroRun run_micro(micro_arg_t arg, const vxsim::Config& fcfg, const TimingConfi
   p.dcr_write(0x005, static_cast<uint32_t>(cls));
   p.reset();
   TimingSimulator sim(p, tcfg);
+  if (profile) sim.enable_mem_profile();
   MicroRun r;
   r.cycles = sim.run();
+  if (profile) {
+    r.profile = sim.mem_profile()->rows();
+    r.fetch = sim.mem_profile()->outside();
+  }
   EXPECT_EQ(p.exit_code(), 0u) << console.str();
   r.c = sim.counters();
   r.sig = vortex_signature(r.c, sim.config());
@@ -219,6 +227,106 @@ TEST(KernelTiming, DeterministicCyclesAndCounters) {
   }
   EXPECT_EQ(a.c.dram.reads, b.c.dram.reads);
   EXPECT_EQ(a.dump, b.dump);
+}
+
+/// Checks that a profiled run of `arg` has the cycles and counters of an unprofiled one and that
+/// its rows account for every D-cache read miss and DRAM byte; returns the profiled run.
+MicroRun profiled_run_matches(micro_arg_t arg, const vxsim::Config& fcfg, const TimingConfig& tcfg) {
+  const MicroRun plain = run_micro(arg, fcfg, tcfg);
+  MicroRun prof = run_micro(arg, fcfg, tcfg, MpmClass::kNone, true);
+  EXPECT_EQ(prof.cycles, plain.cycles);
+  EXPECT_EQ(prof.dump, plain.dump);
+  EXPECT_EQ(prof.c.dram.reads, plain.c.dram.reads);
+  EXPECT_EQ(prof.c.dram.writes, plain.c.dram.writes);
+  PcTraffic sum = prof.fetch;
+  uint64_t cache_requests = 0, cache_instrs = 0, load_sectors = 0;
+  for (const auto& [pc, row] : prof.profile) {
+    sum += row;
+    cache_requests += row.kind == MemKind::kAmo ? 0 : row.requests;  // AMOs bypass the L1
+    cache_instrs += row.kind == MemKind::kAmo ? 0 : row.warp_instrs;
+    load_sectors += row.kind == MemKind::kLoad ? row.sectors : 0;
+  }
+  const CoreCounters t = prof.c.total();
+  EXPECT_EQ(t.dcache.read_misses, plain.c.total().dcache.read_misses);
+  EXPECT_EQ(sum.read_misses, t.dcache.read_misses);
+  EXPECT_EQ(cache_requests, t.dcache.reads + t.dcache.writes);
+  EXPECT_EQ(load_sectors, t.gld_sectors);
+  EXPECT_EQ(cache_instrs, t.gld_instrs + t.gst_instrs);
+  EXPECT_EQ(64 * sum.dram_reads, prof.c.dram.bytes_read);
+  EXPECT_EQ(64 * sum.dram_writes, prof.c.dram.bytes_written);
+  EXPECT_GT(prof.fetch.dram_reads, 0u);  // the I-cache's cold misses
+  return prof;
+}
+
+/// The profile row of the load with the most DRAM reads.
+std::pair<uint64_t, PcTraffic> busiest_load(const MicroRun& r) {
+  std::pair<uint64_t, PcTraffic> best{0, {}};
+  for (const auto& [pc, row] : r.profile) {
+    if (row.kind == MemKind::kLoad && row.dram_reads >= best.second.dram_reads) best = {pc, row};
+  }
+  return best;
+}
+
+TEST(MemProfile, ChargesEveryMissAndDramByteToAnInstructionWithoutChangingTheRun) {
+  // Stride 16 words: every lane's load is a line of its own, 32 threads × 32 iterations × 8 reps
+  // = 8192 lane loads over a 64 KiB working set that thrashes the 16 KiB D-cache.
+  const micro_arg_t arg = stride_load(32, 16, 32, 8);
+  const MicroRun r = profiled_run_matches(arg, shape(1, 4, 8), {});
+  const auto [pc, load] = busiest_load(r);
+  EXPECT_EQ(load.lane_accesses, uint64_t{32} * 32 * 8) << fmt::format("pc {:#x}", pc);
+  EXPECT_EQ(load.requests, load.lane_accesses);  // one block per lane
+  EXPECT_EQ(load.stack_lanes, 0u);               // the source array, not a stack
+  EXPECT_GT(load.dram_reads, r.c.dram.reads * 8 / 10) << describe(r);
+  EXPECT_EQ(load.dram_writes, 0u);
+  // The kernel's one global store per thread writes 32 words: 4 warps × 1 block.
+  uint64_t stores = 0;
+  for (const auto& [at, row] : r.profile) stores += row.kind == MemKind::kStore ? row.dram_writes : 0;
+  EXPECT_EQ(64 * stores, r.c.dram.bytes_written);
+}
+
+TEST(MemProfile, PartitionedRunAndL2KeepTheSums) {
+  // 8 cores = 2 sockets = 2 partitions simulated on their own host threads, then one core with
+  // the L2 of configs/l2.toml (1 MiB): the working set's second pass hits the L2, not DRAM.
+  (void)profiled_run_matches(stride_load(256, 16, 8, 4), shape(8, 4, 8), {});
+  TimingConfig l2;
+  l2.l2.enabled = true;
+  const MicroRun with_l2 = profiled_run_matches(stride_load(32, 16, 32, 8), shape(1, 4, 8), l2);
+  const auto [pc, load] = busiest_load(with_l2);
+  EXPECT_GT(load.read_misses, 4 * load.dram_reads) << describe(with_l2);  // misses in L1, hits in L2
+}
+
+TEST(KernelTiming, StackInterleaveMakesEveryFullWarpStackAccessOneRequest) {
+  // Vortex [N]'s LSU stack interleave (stack_interleave = true): the same results and
+  // instructions, and each sp-relative word access of 8 lanes is one D-cache request instead of 8
+  // (without it every lane's stack is 8 KiB from its neighbour's). Seen per instruction through the
+  // memory profile.
+  const micro_arg_t arg = stride_load(64, 1, 16, 2);
+  TimingConfig on;
+  on.stack_interleave = true;
+  const MicroRun plain = run_micro(arg, shape(2, 4, 8), {}, MpmClass::kNone, true);
+  const MicroRun inter = run_micro(arg, shape(2, 4, 8), on, MpmClass::kNone, true);
+  EXPECT_EQ(inter.dst, plain.dst);
+  EXPECT_EQ(inter.c.total().thread_instrs, plain.c.total().thread_instrs);
+  uint64_t stack_rows = 0, plain_requests = 0, inter_requests = 0;
+  for (std::size_t i = 0; i < plain.profile.size(); ++i) {
+    const auto& [pc, p] = plain.profile[i];
+    const auto& [pc2, q] = inter.profile[i];
+    ASSERT_EQ(pc, pc2);
+    const std::string text = disasm(decode(p.word), static_cast<uint32_t>(pc));
+    if (text.find("(sp)") == std::string::npos || p.lane_accesses != 8 * p.warp_instrs) continue;
+    ++stack_rows;
+    EXPECT_EQ(p.stack_lanes, p.lane_accesses) << text;  // sp-relative: every lane on its stack
+    plain_requests += p.requests;
+    inter_requests += q.requests;
+    EXPECT_EQ(p.requests, p.lane_accesses) << text;
+    // Warp 0's thread 0 enters the spawn from main's deeper frame, so on each of the 2 cores that
+    // warp's lanes may touch two blocks.
+    EXPECT_LE(q.requests, q.warp_instrs + 2) << text;
+  }
+  EXPECT_GT(stack_rows, 5u);
+  EXPECT_LT(inter_requests * 6, plain_requests);
+  EXPECT_LT(inter.c.total().dcache.read_misses, plain.c.total().dcache.read_misses) << describe(inter);
+  EXPECT_LT(inter.c.dram.writes, plain.c.dram.writes) << describe(inter);
 }
 
 TEST(KernelTiming, CounterIdentitiesAndPerfDump) {

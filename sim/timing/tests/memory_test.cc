@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace vxsim::timing {
@@ -199,6 +200,37 @@ TEST(Coalescer, UnitStrideVsStride32) {
   coalesce(in, 64, co);
   EXPECT_EQ(co.num_blocks, 2u);
   EXPECT_EQ(co.sectors, 2u);
+}
+
+TEST(StackInterleave, AWarpsFrameSlotIsOneBlockAndWarpsUseDifferentSets) {
+  // 2 cores × 2 warps × 8 threads = 32 stacks of 8 KiB below 0xFFFF0000 (docs/vortex.md §3.1).
+  constexpr uint64_t kTop = StackInterleave::kTop, kStack = 8192;
+  const StackInterleave m(32, 8);
+  auto slot = [&](uint64_t hart, uint64_t off) { return m.map(kTop - hart * kStack - off); };
+  // The word at 12 below each lane's initial sp: the 8 lanes of warp 1 (harts 8..15) in one block.
+  std::vector<uint64_t> blocks;
+  for (uint64_t h = 8; h < 16; ++h) blocks.push_back(slot(h, 12) / 64);
+  EXPECT_EQ(std::count(blocks.begin(), blocks.end(), blocks[0]), 8);
+  EXPECT_EQ(slot(9, 12), slot(8, 12) - 4);  // lane t+1's stack is lower: the word before
+  // The same slot of the four warps: without the map all in one set of a 64-set, 64-B-line
+  // D-cache (8 KiB apart); with it in two sets (the XOR flips the word index, and two 32-B warp
+  // slots share a line index, so warps 2k and 2k+1 pair up).
+  std::vector<uint64_t> sets;
+  for (uint64_t w = 0; w < 4; ++w) sets.push_back(slot(w * 8, 12) / 64 % 64);
+  std::sort(sets.begin(), sets.end());
+  EXPECT_EQ(std::unique(sets.begin(), sets.end()) - sets.begin(), 2);
+  EXPECT_NE(slot(0, 12) / 64, slot(8, 12) / 64);  // different blocks all the same
+  // A bijection of the window (every word lands on a distinct word inside it); outside unchanged.
+  std::vector<uint64_t> image;
+  for (uint64_t a = kTop - 32 * kStack; a < kTop; a += 4) image.push_back(m.map(a));
+  std::sort(image.begin(), image.end());
+  EXPECT_EQ(std::adjacent_find(image.begin(), image.end()), image.end());
+  EXPECT_EQ(image.front(), kTop - 32 * kStack);
+  EXPECT_EQ(image.back(), kTop - 4);
+  EXPECT_EQ(m.map(kTop), kTop);                          // local memory above the stacks
+  EXPECT_EQ(m.map(kTop - 32 * kStack - 4), kTop - 32 * kStack - 4);
+  EXPECT_EQ(m.map(0x80001234), 0x80001234u);
+  EXPECT_EQ(m.map(kTop - 5 * kStack - 13) % 4, 3u);      // the byte within its word is kept
 }
 
 TEST(LocalMemory, BankConflicts) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,45 @@ TEST(RuntimeTiming, OneCycleCountEverywhere) {
   const uint64_t cycles = j.at("counters").at("cycles").get<uint64_t>();
   EXPECT_EQ(r.cycles, cycles);
   EXPECT_NE(r.perf.find(", cycles=" + std::to_string(cycles) + ","), std::string::npos) << r.perf;
+}
+
+TEST(RuntimeTiming, MemoryProfileFileAccountsForTheDramBytes) {
+  // VXSIM_MEM_PROFILE: one tab-separated line per memory instruction of the launch plus a fetch
+  // line; their DRAM bytes add up to the signature's, and the cycles are those of a run without.
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto sig_path = dir / "vxsim_runtime_mem_profile.json", prof_path = dir / "vxsim_runtime_mem_profile.tsv";
+  std::filesystem::remove(prof_path);
+  const Launch plain = launch();
+  Launch r;
+  {
+    ScopedEnv sig("VXSIM_SIGNATURE", sig_path.c_str());
+    ScopedEnv prof("VXSIM_MEM_PROFILE", prof_path.c_str());
+    r = launch();
+  }
+  ASSERT_EQ(r.rc, 0) << r.perf;
+  EXPECT_EQ(r.cycles, plain.cycles);
+  const auto counters = nlohmann::json::parse(vxsynth::read_file(sig_path)).at("counters");
+  const std::string tsv = vxsynth::read_file(prof_path);
+  std::filesystem::remove(sig_path);
+  std::filesystem::remove(prof_path);
+  ASSERT_EQ(tsv.rfind("launch\tpc\tinstruction\t", 0), 0u) << tsv.substr(0, 200);
+  uint64_t dram = 0, lines = 0;
+  bool float_load = false, fetch = false;
+  std::istringstream in(tsv.substr(tsv.find('\n') + 1));
+  for (std::string line; std::getline(in, line); ++lines) {
+    std::vector<std::string> f;
+    std::istringstream cols(line);
+    for (std::string c; std::getline(cols, c, '\t');) f.push_back(c);
+    ASSERT_EQ(f.size(), 12u) << line;
+    EXPECT_EQ(f[0], "0") << line;  // one launch
+    dram += std::stoull(f[10]) + std::stoull(f[11]);
+    float_load = float_load || (f[2].rfind("flw ", 0) == 0 && f[3] == "load");
+    fetch = fetch || f[1] == "fetch";
+  }
+  EXPECT_GT(lines, 10u);
+  EXPECT_TRUE(float_load) << tsv;  // the kernel's strided load
+  EXPECT_TRUE(fetch) << tsv;
+  EXPECT_EQ(dram, counters.at("dram_bytes_read").get<uint64_t>() + counters.at("dram_bytes_written").get<uint64_t>());
 }
 
 TEST(RuntimeTiming, FunctionalAndTimingCountTheSameThreadInstructions) {

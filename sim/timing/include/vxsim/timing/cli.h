@@ -7,6 +7,7 @@
 ///   --perf CLASS           PERF lines to print: 0 none (totals only), 1 core, 2 memory (default 2)
 ///   --signature FILE       write the ten-metric Vortex signature as JSON (core/'s signature schema;
 ///                          needs the signature adapter, vxsim/timing/signature_hook.h)
+///   --mem-profile FILE     write the per-instruction D-cache/DRAM traffic (mem_profile.h) here as TSV
 ///   --dump-config          print every timing parameter as TOML and exit
 /// After a timing run it prints the PERF lines (SimX's vx_dump_perf format), the TIMING totals and,
 /// when the program has the signature adapter installed, the SIGNATURE lines.
@@ -27,9 +28,12 @@ struct CliOptions {
   std::vector<std::string> sets;
   int perf = 2;
   std::string signature;
+  std::string mem_profile;
   bool dump_config = false;
   /// True when any option asks for the timing model.
-  [[nodiscard]] bool enabled() const { return timing || !config.empty() || !sets.empty() || !signature.empty(); }
+  [[nodiscard]] bool enabled() const {
+    return timing || !config.empty() || !sets.empty() || !signature.empty() || !mem_profile.empty();
+  }
 };
 
 /// Registers the options above on `app`.

@@ -117,6 +117,11 @@ struct TimingConfig {
   /// parameter; 1024 keeps the lag well below a kernel's run time while the host threads
   /// synchronise rarely. Does not matter with one partition.
   uint32_t epoch_cycles = 1024;
+  /// The LSU's stack interleave of Vortex's 2026 line ([N] VX_CFG_LSU_STACK_INTERLEAVE_ENABLE,
+  /// docs/vortex.md §3.4): per-hart stack addresses are remapped so that the same frame slot of a
+  /// warp's lanes is one contiguous block (docs/timing.md "Stack interleave"). Off: Vortex 2.x
+  /// ([M], the compatibility target) has no remap, and SimX 2.x sees each lane's stack 8 KiB apart.
+  bool stack_interleave = false;
 
   LatencyParams lat;
   CacheParams icache;

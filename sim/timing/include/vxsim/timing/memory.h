@@ -19,6 +19,7 @@
 #include "vxsim/step.h"
 #include "vxsim/timing/config.h"
 #include "vxsim/timing/counters.h"
+#include "vxsim/timing/mem_profile.h"
 
 namespace vxsim::timing {
 
@@ -186,6 +187,28 @@ class Cache final : public MemLevel {
 /// receives the number of distinct (bank, word) accesses. Addresses are byte addresses.
 [[nodiscard]] uint32_t lmem_conflict_cycles(const ExecutedInstr& in, uint32_t banks, uint32_t& words);
 
+/// The LSU's stack interleave of Vortex's 2026 line ([N], docs/vortex.md §3.4): an address map
+/// applied before coalescing. Hart h's stack is the 8 KiB below STACK_BASE_ADDR − h·8 KiB; the
+/// window holds the stacks of every hart. Within each group of `threads` consecutive stacks, the
+/// byte at (stack t of the group, word w, byte b) moves to word w XOR (group mod words), lane t,
+/// byte b: a warp's same frame slot becomes `threads` consecutive words, and the XOR puts the
+/// slot of different warps in different cache sets. A bijection of the window; other addresses
+/// are unchanged. Only the timing model's view of addresses changes, never memory contents.
+class StackInterleave {
+ public:
+  static constexpr uint64_t kTop = 0xFFFF0000;  ///< STACK_BASE_ADDR (docs/vortex.md §3.1)
+  static constexpr uint32_t kLog2Stack = 13;    ///< STACK_LOG2_SIZE: 8 KiB per hart (§3.1)
+  /// `harts`: stacks in the window (cores × warps × threads); `threads` a power of two.
+  StackInterleave(uint64_t harts, uint32_t threads);
+  /// Lowest address of the stacks of `harts` harts (the window is [bottom, kTop)).
+  [[nodiscard]] static uint64_t bottom(uint64_t harts) { return kTop - std::min(harts << kLog2Stack, kTop); }
+  [[nodiscard]] uint64_t map(uint64_t addr) const;
+
+ private:
+  uint64_t bottom_;
+  uint32_t threads_;
+};
+
 /// Result of coalescing one global memory instruction.
 struct Coalesced {
   uint32_t num_blocks = 0;
@@ -210,9 +233,13 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out);
 /// the other partitions' from the next epoch on; end_epoch() replays every partition's requests of
 /// the epoch on the committed tail in (cycle, partition, order) order. The committed tail's
 /// counters are the device's. With one partition there is no copy and no replay.
+///
+/// With a `profile`, a meter above the DRAM that the cores' requests reach while they are made
+/// (the DRAM itself with one partition, each partition's private copy otherwise; never the
+/// replay) charges every DRAM request to the instruction being served (mem_profile.h).
 class MemorySystem {
  public:
-  MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores = {});
+  MemorySystem(const TimingConfig& cfg, const std::vector<uint32_t>& first_cores = {}, MemProfile* profile = nullptr);
   ~MemorySystem();
   /// Copies the committed shared tail into partition `part`'s view (call from its own thread).
   void begin_epoch(uint32_t part);
@@ -234,6 +261,7 @@ class MemorySystem {
   uint32_t socket_size_;
   uint32_t cores_per_cluster_;
   std::unique_ptr<Dram> dram_;
+  std::vector<std::unique_ptr<MemLevel>> meters_;  ///< profile meters above the DRAM(s) (profiled runs only)
   std::unique_ptr<Cache> l3_;
   std::vector<std::unique_ptr<Port>> cluster_ports_;
   std::vector<std::unique_ptr<Cache>> l2_;

@@ -16,6 +16,7 @@
 
 #include "vxsim/core.h"
 #include "vxsim/timing/config.h"
+#include "vxsim/timing/mem_profile.h"
 #include "vxsim/timing/timing_model.h"
 
 namespace vxsim::timing {
@@ -38,6 +39,10 @@ class TimingSimulator {
   /// Runs the reset processor until every core is idle; returns the device's cycles. Flushes the
   /// console as the functional run does. Throws vxsim::SimError on program faults and deadlock.
   uint64_t run();
+  /// Keeps a memory profile (mem_profile.h) of the following runs; returns it (owned here).
+  MemProfile& enable_mem_profile();
+  /// The memory profile of the last run, null unless enable_mem_profile() was called.
+  [[nodiscard]] const MemProfile* mem_profile() const { return profile_.get(); }
   [[nodiscard]] const TimingModel& model() const { return *model_; }
   [[nodiscard]] DeviceCounters counters() const { return model_->counters(); }
   [[nodiscard]] const TimingConfig& config() const { return model_->config(); }
@@ -49,6 +54,7 @@ class TimingSimulator {
   std::unique_ptr<Device> device_;
   std::unique_ptr<TimingModel> model_;
   std::unique_ptr<Counters> counters_;
+  std::unique_ptr<MemProfile> profile_;
 };
 
 }  // namespace vxsim::timing

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "vxsim/step.h"
@@ -103,6 +104,11 @@ class TimingModel {
   /// divide the clusters. With one partition the model is the cycle-by-cycle loop above.
   [[nodiscard]] const std::vector<uint32_t>& partitions() const { return partitions_; }
 
+  /// Charges the D-cache and DRAM traffic of the following runs to their memory instructions
+  /// (mem_profile.h); each run clears `profile` first. Null (the default) profiles nothing. The
+  /// profile only observes: cycles and counters are those of a run without it.
+  void set_mem_profile(MemProfile* profile) { profile_ = profile; }
+
   /// Snapshot of all counters (per core, L2 per cluster, L3, DRAM).
   [[nodiscard]] DeviceCounters counters() const;
   [[nodiscard]] const TimingConfig& config() const { return cfg_; }
@@ -138,10 +144,14 @@ class TimingModel {
   [[nodiscard]] uint32_t latency(UnitClass u) const;
   [[nodiscard]] uint32_t unit_block(uint32_t warp, UnitGroup g) const;
   void init_slots();
+  [[nodiscard]] uint8_t count_stack_lanes(const ExecutedInstr& in) const;
 
   TimingConfig cfg_;
   FunctionalDevice& dev_;
   std::unique_ptr<MemorySystem> mem_;
+  MemProfile* profile_ = nullptr;
+  std::optional<StackInterleave> stacks_;  ///< with stack_interleave: the LSU's stack address map
+  uint64_t stack_bottom_ = 0;  ///< lowest address of the per-hart stacks (memory profile)
   std::vector<std::unique_ptr<Core>> cores_;
   std::vector<uint32_t> partitions_;  ///< first core of each partition
   uint64_t now_ = 0;
