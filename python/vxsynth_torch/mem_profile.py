@@ -2,7 +2,7 @@
 """Attributes a vxsim memory profile (VXSIM_MEM_PROFILE / vxsim --mem-profile, docs/vxsim.md
 "Memory profile") to what the kernel does with memory, using the kernel's symbols and disassembly.
 
-    bench/mem_profile_summary.py PROFILE.tsv KERNEL.elf [--launch N] [--top K] [--objdump PATH]
+    python3 -m vxsynth_torch.mem_profile PROFILE.tsv KERNEL.elf [--launch N] [--top K] [--objdump PATH]
 
 Classes (in this order; the first that matches):
   fetch          instruction fetches (the profile's fetch line)
@@ -105,7 +105,7 @@ def main():
     a = ap.parse_args()
     rows = read_profile(a.profile, a.launch)
     if not rows:
-        sys.exit(f"mem_profile_summary: no rows in {a.profile}")
+        sys.exit(f"vxsynth_torch.mem_profile: no rows in {a.profile}")
     classify(rows, symbols(a.elf, a.objdump))
     total = sum(r["dram"] for r in rows) or 1
     agg = collections.OrderedDict((c, collections.Counter()) for c in (
