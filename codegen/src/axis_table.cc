@@ -271,6 +271,12 @@ void tensor_core_check(const DesignPoint& p, Reasons& out) {
     out.push_back(fmt::format("enabled={} contradicts the fixed engine class {}", tc, core::to_string(p.fixed.engine)));
   if (!tc && p.tc_schedule != TcSchedule::kTileEpilogue)
     out.push_back(fmt::format("tc_schedule {} needs the tensor-core strategy", schedule_info(p.tc_schedule).key));
+  const TcScheduleInfo& sched = schedule_info(p.tc_schedule);
+  if (p.cuda_stages != 0 && !sched.warp_epilogue)
+    out.push_back(fmt::format("cuda_stages {} is a warp-epilogue setting (tc_schedule {} derives its stages)",
+                              p.cuda_stages, sched.key));
+  if (p.cuda_stages > sched.cuda_max_stages)
+    out.push_back(fmt::format("cuda_stages {} outside 0..{} (0: 4 stages)", p.cuda_stages, sched.cuda_max_stages));
   if (!tc) return;
   tensor_core_shape(p, out);
   if (bs % kCudaWarp != 0) out.push_back(fmt::format("block size {} is not a multiple of the CUDA warp 32", bs));

@@ -386,7 +386,7 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
   }
   if (j.contains("cuda_translation")) p.cuda_translation = translation_from_json(j["cuda_translation"]);
   if (j.contains("tc_schedule")) p.tc_schedule = schedule_from_json(j["tc_schedule"]);
-  if (j.contains("cuda_stages")) p.cuda_stages = get<uint32_t>(j, "cuda_stages", "");
+  if (j.contains("cuda_stages")) p.cuda_stages = detail::as<uint32_t>(j["cuda_stages"], "cuda_stages");
   if (j.contains("seed_origin")) {
     const auto& jo = j["seed_origin"];
     if (!jo.is_object()) throw make_error("design point: field 'seed_origin' is not an object");

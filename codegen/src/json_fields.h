@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -23,6 +26,17 @@ inline const nlohmann::json& at(const nlohmann::json& j, std::string_view key, s
 /// `v` (the field at path `field`) as a T; throws naming the field when it has another type.
 template <typename T>
 T as(const nlohmann::json& v, std::string_view field) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // nlohmann converts -1 to an unsigned type by wrapping it, and any integer to a narrower one by
+    // truncation: an integer field must hold an integer in T's range.
+    const bool in_range = v.is_number_unsigned()  ? v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max())
+                          : v.is_number_integer() ? v.get<int64_t>() >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+                                                        (std::is_unsigned_v<T> || v.get<int64_t>() <= static_cast<int64_t>(std::numeric_limits<T>::max()))
+                                                  : true;
+    if (!in_range)
+      throw make_error("design point: field '{}' is {}, outside {}..{}", field, v.dump(), std::numeric_limits<T>::min(),
+                       std::numeric_limits<T>::max());
+  }
   try {
     return v.get<T>();
   } catch (const nlohmann::json::exception& ex) {
