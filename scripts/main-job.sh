@@ -6,7 +6,7 @@
 #      reference bundle;
 #   2. `vxsynth reconstruct` its 4th hot kernel (FP32 SIMT linear, M=100 N=512 K=512) with the vxsim
 #      profile backend (vxsim counters vs the H200 signature) and the built-in agent at a small revision budget.
-# The GPU (ncu, CUDA-first) form is in README "Reconstruct on a GPU machine".
+# The GPU (ncu, CUDA-first) form is in README "Reconstruct a kernel".
 # Idempotent: a finished run is kept; an interrupted one is resumed (--resume).
 # Each revision takes about 7–18 s on a 2-core machine (build ≈ 4 s, then the timing simulation).
 # Environment: KERNEL (default k4), BUDGET (default 3), OUT (default out/main-job).
