@@ -129,4 +129,31 @@ ExclusiveFileLock::ExclusiveFileLock(const std::filesystem::path& path)
 
 ExclusiveFileLock::~ExclusiveFileLock() { ::close(fd_); }
 
+DirectoryOwnerLock::DirectoryOwnerLock(const std::filesystem::path& dir)
+    : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  if (fd_ < 0) throw make_error("{}: cannot open the directory to lock it: {}", dir.string(), std::strerror(errno));
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd_);
+    if (err == EWOULDBLOCK)
+      throw make_error("{}: another vxsynth process is working in this directory; wait for it to end (or stop it) "
+                       "before running another here", dir.string());
+    throw make_error("{}: cannot lock: {}", dir.string(), std::strerror(err));
+  }
+}
+
+DirectoryOwnerLock::~DirectoryOwnerLock() { ::close(fd_); }
+
+bool directory_owned_elsewhere(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int rc = 0;
+  while ((rc = ::flock(fd, LOCK_SH | LOCK_NB)) != 0 && errno == EINTR) {
+  }
+  const bool held = rc != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+
 }  // namespace vxsynth

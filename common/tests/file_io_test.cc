@@ -116,4 +116,25 @@ TEST(FileIo, ExclusiveFileLockInAMissingDirectoryNamesThePath) {
   expect_names_target([&] { vxsynth::ExclusiveFileLock l(lock); }, lock, std::strerror(ENOENT));
 }
 
+TEST(FileIo, DirectoryOwnerLockRefusesASecondOwnerUntilTheFirstLetsGo) {
+  const fs::path dir = temp_dir() / "run";
+  fs::create_directories(dir);
+  EXPECT_FALSE(vxsynth::directory_owned_elsewhere(dir));
+  {
+    const vxsynth::DirectoryOwnerLock first(dir);
+    EXPECT_TRUE(vxsynth::directory_owned_elsewhere(dir));
+    try {
+      const vxsynth::DirectoryOwnerLock second(dir);
+      ADD_FAILURE() << "a second owner was let in";
+    } catch (const vxsynth::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(dir.string() + ": another vxsynth process is working in this directory"),
+                std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(fs::is_empty(dir)) << "the lock adds no file to the directory";
+  }
+  EXPECT_FALSE(vxsynth::directory_owned_elsewhere(dir));
+  const vxsynth::DirectoryOwnerLock again(dir);
+  EXPECT_THROW(vxsynth::DirectoryOwnerLock(temp_dir() / "missing"), vxsynth::Error);
+}
+
 }  // namespace

@@ -294,6 +294,7 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
   if (opts.resume && dir.state == RunDirState::kEmpty)
     throw make_error("--resume: {} is empty, there is no run to continue; drop --resume to start one", out.string());
   fs::create_directories(out);
+  const DirectoryOwnerLock owner(out);  // one process per run directory, until the loop returns
   json run = run_json(ref, agent, backend, opts);
   if (!opts.order.empty()) run["order"] = opts.order;
   // A resumed run keeps its id; a run from before the schema field gets one now.

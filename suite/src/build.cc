@@ -84,6 +84,8 @@ int build(const BuildOptions& opts, const Tools& tools) {
   o.out = suite_path(o.out);
   const json plan = make_plan(o.bundles, o.plan);
   check_out_dir(o.out, o.resume, plan);
+  fs::create_directories(o.out);
+  const DirectoryOwnerLock owner(o.out);  // one build per suite directory (suite collect says so)
   const fs::path state = o.out / kStateDir;
   fs::create_directories(state / "jobs");
   fs::create_directories(state / "logs");

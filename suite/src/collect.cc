@@ -124,26 +124,37 @@ json built_entry(const fs::path& suite_dir, const json& p) {
               {"provenance", provenance_of(suite_dir, p, run, summary)}};
 }
 
-/// Revisions recorded in a benchmark directory's record.jsonl (its non-empty lines; 0 without one).
+/// Revisions recorded in a benchmark directory's record.jsonl: its lines that parse as JSON objects
+/// (a line torn by a kill does not count; reconstruct --resume drops it too).
 int recorded_revisions(const fs::path& bench) {
   if (!fs::is_regular_file(bench / "record.jsonl")) return 0;
   std::istringstream lines(read_file(bench / "record.jsonl"));
   int n = 0;
-  for (std::string line; std::getline(lines, line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
+  for (std::string line; std::getline(lines, line);) n += json::parse(line, nullptr, false).is_object();
   return n;
+}
+
+/// Why a benchmark without a job outcome is not built: still running (another process owns its
+/// directory), stopped from outside after some revisions or before its seed was recorded, or not started.
+json unfinished_entry(const fs::path& bench) {
+  const int revisions = recorded_revisions(bench);
+  const std::string so_far = revisions > 0 ? fmt::format("revision {} recorded so far", revisions - 1)
+                                           : std::string("no revision recorded yet");
+  if (directory_owned_elsewhere(bench)) return json{{"status", "not built"}, {"reason", "running: " + so_far}};
+  const std::string resume = "`vxsynth suite build --resume` with the build's arguments continues it";
+  if (revisions > 0)
+    return json{{"status", "not built"},
+                {"reason", fmt::format("interrupted after revision {} ({} record.jsonl {}, none locked): {}",
+                                       revisions - 1, revisions, revisions == 1 ? "entry" : "entries", resume)}};
+  if (fs::exists(bench / "run.json"))
+    return json{{"status", "not built"}, {"reason", "interrupted before its seed was recorded: " + resume}};
+  return json{{"status", "not built"}, {"reason", "its job has not run"}};
 }
 
 json failed_entry(const fs::path& suite_dir, const std::string& name) {
   const fs::path o = suite_dir / kStateDir / "jobs" / (name + ".json");
-  if (!fs::is_regular_file(o)) {
-    // A job stopped from outside (the build's wall-clock guard, a killed executor) writes no outcome.
-    const int revisions = recorded_revisions(suite_dir / name);
-    if (revisions > 0)
-      return json{{"status", "not built"},
-                  {"reason", fmt::format("interrupted after revision {} ({} record.jsonl entries, no lock): "
-                                         "`vxsynth suite build --resume` continues it", revisions - 1, revisions)}};
-    return json{{"status", "not built"}, {"reason", "its job has not run"}};
-  }
+  // A job stopped from outside (the build's wall-clock guard, a killed executor) writes no outcome.
+  if (!fs::is_regular_file(o)) return unfinished_entry(suite_dir / name);
   const json j = json::parse(read_file(o), nullptr, false);
   return json{{"status", "failed"},
               {"reason", j.is_object() ? j.value("status", "") + ": " + j.value("tail", "") : "unreadable job outcome"}};
@@ -161,6 +172,9 @@ void write_manifest(const fs::path& suite_dir) {
 int collect(const fs::path& dir) {
   const fs::path suite_dir = suite_path(dir);
   const json plan = read_plan(suite_dir);
+  if (directory_owned_elsewhere(suite_dir))
+    std::cout << fmt::format("[suite] collect: a build is still running in {}; its unfinished kernels are listed as "
+                             "running\n", suite_dir.string());
   json benchmarks = json::array();
   int missing = 0;
   for (const json& p : plan["benchmarks"]) {

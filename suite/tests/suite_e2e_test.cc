@@ -140,7 +140,7 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   // named resumable, not "has not run".
   ASSERT_EQ(vxsynth({"suite", "collect", suite.string()}).exit_code, 0);
   EXPECT_NE(entry(json_file(suite / "suite.json"), "act8-k4").value("reason", "").find(
-                "interrupted after revision 0 (1 record.jsonl entries, no lock)"),
+                "interrupted after revision 0 (1 record.jsonl entry, none locked)"),
             std::string::npos);
 
   // A second build without --resume is refused; with it, only act8-k4 is worked on.

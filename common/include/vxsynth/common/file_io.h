@@ -38,4 +38,23 @@ class ExclusiveFileLock {
   int fd_;
 };
 
+/// Ownership of a directory a run writes into: an exclusive flock(2) on the directory itself (no
+/// file is added to it), taken without waiting and held for the object's lifetime, so that a
+/// second vxsynth process working in the same run or suite directory is refused instead of
+/// interleaving its writes. Not inherited by child processes (O_CLOEXEC). Throws vxsynth::Error
+/// naming the directory when another process holds it, or when it cannot be opened.
+class DirectoryOwnerLock {
+ public:
+  explicit DirectoryOwnerLock(const std::filesystem::path& dir);
+  ~DirectoryOwnerLock();
+  DirectoryOwnerLock(const DirectoryOwnerLock&) = delete;
+  DirectoryOwnerLock& operator=(const DirectoryOwnerLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+/// Whether another process holds `dir`'s DirectoryOwnerLock now (false when `dir` cannot be opened).
+[[nodiscard]] bool directory_owned_elsewhere(const std::filesystem::path& dir);
+
 }  // namespace vxsynth
