@@ -129,6 +129,18 @@ ExclusiveFileLock::ExclusiveFileLock(const std::filesystem::path& path)
 
 ExclusiveFileLock::~ExclusiveFileLock() { ::close(fd_); }
 
+void check_output_path(const std::filesystem::path& path, std::string_view what) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw make_error("{} {}: directory {} does not exist (checked before the run)", what, path.string(), dir.string());
+  if (std::filesystem::is_directory(path, ec))
+    throw make_error("{} {}: is a directory, not a file (checked before the run)", what, path.string());
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw make_error("{} {}: directory {} is not writable: {} (checked before the run)", what, path.string(),
+                     dir.string(), std::strerror(errno));
+}
+
 DirectoryOwnerLock::DirectoryOwnerLock(const std::filesystem::path& dir)
     : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
   if (fd_ < 0) throw make_error("{}: cannot open the directory to lock it: {}", dir.string(), std::strerror(errno));

@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -26,7 +27,13 @@ bool timing_enabled() {
 }  // namespace
 
 LaunchReport run_engine(Processor& proc, const EngineOptions& opts, uint32_t launch) {
+  const char* prof = std::getenv("VXSIM_MEM_PROFILE");
+  const bool profile = prof != nullptr && *prof != '\0';
+  if (profile) vxsynth::check_output_path(prof, "VXSIM_MEM_PROFILE");  // fail before the run, not after
   if (!timing_enabled()) {
+    if (profile && launch == 0)
+      std::fprintf(stderr, "vxsim: VXSIM_MEM_PROFILE is ignored in functional mode (VXSIM_TIMING=0): the memory "
+                           "profile counts the timing model's D-cache and DRAM traffic\n");
     proc.run();  // functional mode
     return LaunchReport{};  // class_counters false: only mcycle/minstret
   }
@@ -47,8 +54,7 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts, uint32_t lau
   const bool measure = sig != nullptr && *sig != '\0';
   if (measure) (void)timing::require_signature_adapter("VXSIM_SIGNATURE");  // fail before the run, not after
   timing::TimingSimulator sim(proc, cfg);
-  const char* prof = std::getenv("VXSIM_MEM_PROFILE");
-  if (prof != nullptr && *prof != '\0') sim.enable_mem_profile();
+  if (profile) sim.enable_mem_profile();
   sim.run();
   LaunchReport r;
   if (sim.mem_profile() != nullptr) r.mem_profile = sim.mem_profile()->table(launch);

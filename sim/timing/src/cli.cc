@@ -42,6 +42,7 @@ bool handle_dump_config(const CliOptions& opts, std::ostream& out) {
 }
 
 RunResult run_cli(Processor& proc, const CliOptions& opts, const std::string& program, std::ostream& out) {
+  if (!opts.mem_profile.empty()) vxsynth::check_output_path(opts.mem_profile, "--mem-profile");  // before the run
   TimingSimulator sim(proc, load_config(opts));
   if (!opts.mem_profile.empty()) sim.enable_mem_profile();
   const uint64_t cycles = sim.run();

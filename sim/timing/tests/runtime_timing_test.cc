@@ -203,6 +203,18 @@ TEST(RuntimeTiming, MemoryProfileFileAccountsForTheDramBytes) {
   EXPECT_EQ(dram, counters.at("dram_bytes_read").get<uint64_t>() + counters.at("dram_bytes_written").get<uint64_t>());
 }
 
+TEST(RuntimeTiming, AMemoryProfileThatCannotBeWrittenStopsTheLaunchBeforeItRuns) {
+  // A path in a missing directory or a directory is refused by vx_start before the simulation (a
+  // kernel of hours would otherwise lose its run at the end).
+  for (const std::string& bad : {std::string("/nonexistent-vxsim-dir/p.tsv"),
+                                std::filesystem::temp_directory_path().string()}) {
+    ScopedEnv prof("VXSIM_MEM_PROFILE", bad.c_str());
+    const Launch r = launch();
+    EXPECT_NE(r.rc, 0) << bad;
+    EXPECT_EQ(r.cycles, 0u) << bad << ": the launch ran";
+  }
+}
+
 TEST(RuntimeTiming, FunctionalAndTimingCountTheSameThreadInstructions) {
   // minstret as the kernel's exit path reads it: the instructions before the CSR read, in both
   // modes, on every core.

@@ -38,6 +38,11 @@ class ExclusiveFileLock {
   int fd_;
 };
 
+/// Checks, before a long run, that `path` can be written when it ends: its directory exists and
+/// `path` is not a directory. Throws vxsynth::Error naming `what` (e.g. "VXSIM_MEM_PROFILE") and the
+/// path otherwise.
+void check_output_path(const std::filesystem::path& path, std::string_view what);
+
 /// Ownership of a directory a run writes into: an exclusive flock(2) on the directory itself (no
 /// file is added to it), taken without waiting and held for the object's lifetime, so that a
 /// second vxsynth process working in the same run or suite directory is refused instead of
