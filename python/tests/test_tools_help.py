@@ -8,7 +8,7 @@ import pytest
 
 from conftest import REPO
 
-TOOLS = ("profile", "capture_ops", "swap_demo", "swap_run", "op_reference", "report", "figures", "device_batch", "tcn_fixture", "_script_trace")
+TOOLS = ("profile", "capture_ops", "swap_demo", "swap_run", "op_reference", "report", "figures", "device_batch", "tcn_fixture", "_script_trace", "mem_profile")
 
 
 @pytest.mark.parametrize("tool", TOOLS)

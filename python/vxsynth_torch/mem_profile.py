@@ -33,29 +33,76 @@ SDK_SYMBOL = re.compile(
     r"memset|memcpy|memmove|__libc_.*|__init_tls|atexit|__call_exitprocs|__register_exitproc|_fini|_init|"
     r".*printf.*|_write|__sfputc.*|__l?stdio.*)$")
 CALLEE_SAVED = re.compile(r"^(ra|s[0-9]|s1[01]|fs[0-9]|fs1[01])$")
+PROG = "vxsynth_torch.mem_profile"
+# The columns the classification reads (vxsim's MemProfile::header, docs/vxsim.md "Memory profile").
+COLUMNS = ("launch", "pc", "instruction", "kind", "warp_instrs", "lane_accesses", "stack_lanes", "l1_requests",
+           "l1_read_misses", "dram_read_bytes", "dram_write_bytes")
 BASE = re.compile(r"^\S+\s+([a-z0-9]+),\s*-?\d*\((\w+)\)")
+
+
+def objdump_output(args, elf, objdump):
+    """objdump's stdout for `args` on `elf`; exits with objdump's own message when it fails."""
+    try:
+        done = subprocess.run([objdump, *args, elf], capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit(f"{PROG}: {objdump} not found (--objdump names the riscv objdump)")
+    if done.returncode != 0:
+        sys.exit(f"{PROG}: {objdump} {' '.join(args)} {elf} failed: {done.stderr.strip() or done.returncode}")
+    return done.stdout
 
 
 def symbols(elf, objdump):
     """Sorted (address, name) of the ELF's code symbols (sections .init and .text*), from objdump -t."""
-    out = subprocess.run([objdump, "-t", elf], check=True, capture_output=True, text=True).stdout
     syms = set()
-    for line in out.splitlines():
+    for line in objdump_output(["-t"], elf, objdump).splitlines():
         m = re.match(r"^([0-9a-f]{8,16}) .{7} (\.init|\.text\S*)\s+[0-9a-f]+\s+(\S+)$", line)
         if m and m.group(3) != m.group(2) and not m.group(3).startswith("$"):
             syms.add((int(m.group(1), 16), m.group(3)))
+    if not syms:
+        sys.exit(f"{PROG}: {elf} has no code symbols (give the kernel's .elf, not its .vxbin)")
     return sorted(syms)
 
 
+def check_same_program(rows, elf, objdump):
+    """Exits when the profile's instructions are not the ELF's at the same PCs (another kernel's ELF)."""
+    code = {}
+    for line in objdump_output(["-d", "--no-show-raw-insn"], elf, objdump).splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
+        if m:
+            code[int(m.group(1), 16)] = m.group(2)
+    named = [r for r in rows if r["pc"] != "fetch"]
+    differ = [r for r in named if code.get(int(r["pc"], 16)) != r["instruction"].split()[0]]
+    if named and 4 * len(differ) > len(named):
+        r = differ[0]
+        sys.exit(f"{PROG}: {len(differ)} of the profile's {len(named)} instructions are not {elf}'s at the same PC "
+                 f"(e.g. {r['pc']}: profile '{r['instruction']}', ELF '{code.get(int(r['pc'], 16), 'nothing')}'): "
+                 "the profile was made with another kernel")
+
+
 def read_profile(path, launch):
-    rows = []
-    with open(path) as fh:
-        header = fh.readline().rstrip("\n").split("\t")
-        for line in fh:
-            r = dict(zip(header, line.rstrip("\n").split("\t")))
-            if launch is not None and r["launch"] != str(launch):
-                continue
+    """The profile's rows (launch `launch` only, when given) as dicts; exits naming the file and line of a
+    missing column or a short row, and the launches the profile has when `launch` is not one of them."""
+    try:
+        with open(path, encoding="ascii") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"{PROG}: {path}: cannot read a memory profile: {e}")
+    header = lines[0].split("\t") if lines else []
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        sys.exit(f"{PROG}: {path}:1: not a vxsim memory profile (no column {', '.join(missing)})")
+    rows, launches = [], set()
+    for n, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            sys.exit(f"{PROG}: {path}:{n}: {len(fields)} fields, the header has {len(header)}")
+        r = dict(zip(header, fields))
+        launches.add(r["launch"])
+        if launch is None or r["launch"] == str(launch):
             rows.append(r)
+    if not rows:
+        have = ", ".join(sorted(launches, key=int)) if launches else "none"
+        sys.exit(f"{PROG}: {path}: no rows" + (f" of launch {launch} (launches: {have})" if launch is not None else ""))
     return rows
 
 
@@ -104,8 +151,7 @@ def main():
     ap.add_argument("--objdump", default="riscv64-unknown-elf-objdump")
     a = ap.parse_args()
     rows = read_profile(a.profile, a.launch)
-    if not rows:
-        sys.exit(f"vxsynth_torch.mem_profile: no rows in {a.profile}")
+    check_same_program(rows, a.elf, a.objdump)
     classify(rows, symbols(a.elf, a.objdump))
     total = sum(r["dram"] for r in rows) or 1
     agg = collections.OrderedDict((c, collections.Counter()) for c in (
