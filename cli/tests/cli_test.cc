@@ -389,6 +389,30 @@ TEST(CliRealData, ResumeOfAMissingDirectoryFails) {
   fs::remove_all(out);
 }
 
+// A record whose retained design was edited into one the space does not render (a warp-epilogue
+// schedule on a SIMT point) is named on --resume, revision and reason, and the record is kept as it was.
+TEST(CliRealData, ResumeNamesARetainedDesignThatNoLongerRenders) {
+  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
+  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle =
+      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  const fs::path out = temp_dir() / "edited_record";
+  fs::remove_all(out);
+  Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 0 -o " + out.string());
+  ASSERT_EQ(rec.status, 0) << rec.out;
+  nlohmann::json seed = nlohmann::json::parse(vxsynth::read_file(out / "record.jsonl"));
+  seed["design"]["tc_schedule"] = "warp-epilogue";
+  vxsynth::write_file_atomic(out / "record.jsonl", seed.dump() + "\n");
+  const std::string edited = vxsynth::read_file(out / "record.jsonl");
+  rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 1 --resume -o " + out.string());
+  EXPECT_EQ(rec.status, 2) << rec.out;
+  EXPECT_NE(rec.out.find("record.jsonl: revision 0's design cannot be rendered, so the run cannot continue from it"),
+            std::string::npos) << rec.out;
+  EXPECT_NE(rec.out.find("tc_schedule warp-epilogue needs the tensor-core strategy"), std::string::npos) << rec.out;
+  EXPECT_EQ(vxsynth::read_file(out / "record.jsonl"), edited);
+  fs::remove_all(out);
+}
+
 // A committed H200 evidence run (run.json from before the schema field) is still a vxsynth run:
 // --resume gets past the ownership check to the identity check (this run used the ncu backend).
 TEST(CliRealData, ResumeRecognisesACommittedEvidenceRun) {

@@ -363,6 +363,16 @@ LoopResult run_loop(const Reference& ref, const DesignSpace& space, Agent& agent
     record.push_back(e);
     notify(&record.back(), "");
   } else {
+    // The revision the loop continues from must still be a design this space renders (a record
+    // edited by hand, or by an agent outside the protocol, is named here rather than leaving every
+    // axis "not applicable").
+    const RevisionEntry& from = *last_retained(record);
+    try {
+      (void)space.render(from.design);
+    } catch (const std::exception& x) {
+      throw make_error("{}: revision {}'s design cannot be rendered, so the run cannot continue from it: {}",
+                       record_path.string(), from.revision, x.what());
+    }
     notify(nullptr, fmt::format("resuming after revision {}", record.back().revision));
   }
   if (record.front().decision == Decision::kReject)

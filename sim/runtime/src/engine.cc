@@ -46,7 +46,7 @@ LaunchReport run_engine(Processor& proc, const EngineOptions& opts, uint32_t lau
     while (!rest.empty()) {
       auto comma = rest.find(',');
       std::string_view one = rest.substr(0, comma);
-      if (!one.empty()) timing::apply_override(cfg, one);
+      if (!one.empty()) timing::apply_override(cfg, one, "VXSIM_SET");
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
   }

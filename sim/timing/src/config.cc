@@ -237,7 +237,7 @@ void set_param(TimingConfig& cfg, std::string_view key, std::string_view value, 
       } else if (value == "false" || value == "0") {
         *static_cast<bool*>(field) = false;
       } else {
-        throw bad("true or false");
+        throw bad("true or false (or 1, 0)");
       }
       break;
     case ParamType::kU32:
@@ -264,12 +264,12 @@ void set_param(TimingConfig& cfg, std::string_view key, std::string_view value, 
   }
 }
 
-void apply_override(TimingConfig& cfg, std::string_view assignment) {
+void apply_override(TimingConfig& cfg, std::string_view assignment, std::string_view where) {
   auto eq = assignment.find('=');
   if (eq == std::string_view::npos) {
-    throw vxsynth::make_error("--set '{}': expected key=value, e.g. --set dcache.size=32768", assignment);
+    throw vxsynth::make_error("{} '{}': expected key=value, e.g. dcache.size=32768", where, assignment);
   }
-  set_param(cfg, trim(assignment.substr(0, eq)), assignment.substr(eq + 1), "--set");
+  set_param(cfg, trim(assignment.substr(0, eq)), assignment.substr(eq + 1), where);
 }
 
 namespace {

@@ -166,8 +166,9 @@ struct ParamDef {
 /// the message (e.g. "--set" or "file.toml").
 void set_param(TimingConfig& cfg, std::string_view key, std::string_view value, std::string_view where);
 
-/// Applies one `key=value` override (the `--set dcache.size=32768` form).
-void apply_override(TimingConfig& cfg, std::string_view assignment);
+/// Applies one `key=value` override (the `--set dcache.size=32768` form); `where` names its source
+/// in errors ("--set", "VXSIM_SET").
+void apply_override(TimingConfig& cfg, std::string_view assignment, std::string_view where = "--set");
 
 /// Reads a TOML file over `cfg` (keys absent from the file keep their values). Throws
 /// vxsynth::Error with file, line and key for syntax errors, unknown keys and type mismatches.
