@@ -68,6 +68,13 @@ void keep_tail(std::string& buf, const char* data, size_t n, size_t max, bool& t
 // or the time limit, when the whole group is killed.
 void drain(int fd, pid_t pid, Clock::time_point start, const ProcessOptions& o, ProcessResult& r) {
   char chunk[65536];
+  int tee = o.tee.empty() ? -1 : ::open(o.tee.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  struct CloseTee {
+    int& fd;
+    ~CloseTee() {
+      if (fd >= 0) ::close(fd);
+    }
+  } close_tee{tee};
   for (;;) {
     const double left = o.timeout_s - seconds_since(start);
     if (left <= 0) {
@@ -82,6 +89,10 @@ void drain(int fd, pid_t pid, Clock::time_point start, const ProcessOptions& o, 
     const ssize_t got = ::read(fd, chunk, sizeof chunk);
     if (got > 0) {
       keep_tail(r.output, chunk, static_cast<size_t>(got), o.max_output, r.output_truncated);
+      if (tee >= 0 && ::write(tee, chunk, static_cast<size_t>(got)) != got) {
+        ::close(tee);  // a log that cannot be written stops being written; the output is still kept
+        tee = -1;
+      }
     } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
       return;
     }

@@ -1,12 +1,14 @@
 #include "vxsynth/common/process.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
 #include "vxsynth/common/error.h"
+#include "vxsynth/common/file_io.h"
 
 namespace vxsynth {
 namespace {
@@ -100,4 +102,15 @@ TEST(TailLines, LastLines) {
 }
 
 }  // namespace
+TEST(RunProcess, TeeAppendsTheOutputAsItArrives) {
+  const fs::path log = fs::temp_directory_path() / ("vxsynth_tee_" + std::to_string(::getpid()) + ".log");
+  vxsynth::write_file_atomic(log, "$ header\n");
+  vxsynth::ProcessOptions o{30.0};
+  o.tee = log;
+  const vxsynth::ProcessResult r = vxsynth::run_process({"/bin/sh", "-c", "echo first; echo second >&2"}, o);
+  ASSERT_TRUE(r.ok()) << r.output;
+  EXPECT_EQ(vxsynth::read_file(log), "$ header\n" + r.output);
+  fs::remove(log);
+}
+
 }  // namespace vxsynth

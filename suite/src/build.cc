@@ -155,8 +155,15 @@ int job(const fs::path& suite_dir, const std::string& name, const Tools& tools, 
   if (resume) argv.push_back("--resume");
   ProcessOptions po{7 * 24 * 3600.0};
   po.max_output = size_t{4} << 20;
+  // The log grows as the job runs (a build killed mid-job keeps what its job printed), then is
+  // rewritten whole at the end.
+  const fs::path log = state / "logs" / (name + ".log");
+  std::string command;
+  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  write_file_atomic(log, "$ " + command + "\n");
+  po.tee = log;
   const ProcessResult r = run_process(argv, po);
-  write_file_atomic(state / "logs" / (name + ".log"), "$ " + r.command + "\n" + r.output);
+  write_file_atomic(log, "$ " + r.command + "\n" + r.output);
   // Exit 3: the agent failed on every revision, and the seed benchmark was written (reconstruct).
   const int status = r.exit_code == 3 ? 0 : (r.ok() ? 0 : (r.exit_code > 0 ? r.exit_code : 1));
   outcome.update(json{{"exit", status}, {"status", r.status_text()}, {"resumed", resume}, {"wall_s", r.wall_s},

@@ -136,6 +136,8 @@ TEST(SuiteEndToEnd, BuildKilledResumedCheckedTamperedAndRun) {
   const std::string act_run = read_file(suite / "act-k4" / "run.json"), act_summary = read_file(suite / "act-k4" / "summary.json");
   const std::string act8_seed = read_file(suite / "act8-k4" / "record.jsonl");
   ASSERT_EQ(std::count(act8_seed.begin(), act8_seed.end(), '\n'), 1) << "revision 1 was in flight: not recorded";
+  // The killed job's log holds what it printed before the kill.
+  EXPECT_NE(read_file(suite / ".suite" / "logs" / "act8-k4.log").find("[reconstruct]"), std::string::npos);
   // Collected as it stands (as device-suite.sh does when its guard fires), the killed kernel is
   // named resumable, not "has not run".
   ASSERT_EQ(vxsynth({"suite", "collect", suite.string()}).exit_code, 0);

@@ -28,6 +28,7 @@ struct ProcessOptions {
   std::filesystem::path cwd;                ///< working directory; empty = the caller's
   std::map<std::string, std::string> env;   ///< added to (or replacing in) the inherited environment
   size_t max_output = size_t{1} << 20;      ///< bytes of output kept: the last ones
+  std::filesystem::path tee;                ///< when set, every byte of output is also appended here as it arrives
 };
 
 /// Outcome of one child process.
