@@ -385,6 +385,14 @@ Proposal ExternalAgent::propose(const AgentInput& in) {
   try {
     const json out = json::parse(read_file(out_path));
     if (!out.is_object()) throw make_error("{}: must be a JSON object", where);
+    // A field the protocol does not have (a design, a schedule) would be dropped without effect:
+    // the agent is told instead (docs/agent-protocol.md: the design moves only through `axes`).
+    for (const auto& [key, value] : out.items()) {
+      static constexpr std::string_view kFields[] = {"axes", "target_metrics", "rationale", "same_kernel", "stop"};
+      if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
+        throw make_error("{}: field '{}' is not part of the protocol (fields: axes, target_metrics, rationale, "
+                         "same_kernel, stop; the design moves only through axes)", where, key);
+    }
     if (out.contains("stop") && out["stop"].is_boolean() && out["stop"].get<bool>()) {
       p.stop = true;
       p.stop_reason = out.contains("rationale") && out["rationale"].is_string()
