@@ -77,7 +77,7 @@ TEST(SweepGrid, UnknownNameListsTheValidNames) {
 TEST(SweepGrid, BadValuesAreNamed) {
   EXPECT_NE(error_of([] { (void)parse_grid("cores=two"); }).find("parameter 'cores' expects an unsigned integer, got 'two'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { (void)parse_grid("l2.enabled=maybe"); }).find("expects true or false, got 'maybe'"),
+  EXPECT_NE(error_of([] { (void)parse_grid("l2.enabled=maybe"); }).find("expects true or false (or 1, 0), got 'maybe'"),
             std::string::npos);
   EXPECT_NE(error_of([] { (void)parse_grid("cores=1,,2"); }).find("an empty value"), std::string::npos);
   EXPECT_NE(error_of([] { (void)parse_grid("cores=1,1"); }).find("lists the value 1 twice"), std::string::npos);
