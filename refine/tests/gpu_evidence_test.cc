@@ -29,13 +29,18 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const fs::path kEvidence = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200";
+/// H100 sessions keep exported suites (`<session>/<call>/<benchmark>/`).
+const fs::path kEvidenceH100 = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h100";
 
 std::vector<fs::path> run_dirs() {
   std::vector<fs::path> runs;
-  if (!fs::exists(kEvidence)) return runs;
-  for (const auto& session : fs::directory_iterator(kEvidence))
-    for (const auto& run : fs::directory_iterator(session.path()))
-      if (fs::is_regular_file(run.path() / "record.jsonl")) runs.push_back(run.path());
+  if (fs::exists(kEvidence))
+    for (const auto& session : fs::directory_iterator(kEvidence))
+      for (const auto& run : fs::directory_iterator(session.path()))
+        if (fs::is_regular_file(run.path() / "record.jsonl")) runs.push_back(run.path());
+  if (fs::exists(kEvidenceH100))
+    for (const auto& e : fs::recursive_directory_iterator(kEvidenceH100))
+      if (e.is_directory() && fs::is_regular_file(e.path() / "record.jsonl")) runs.push_back(e.path());
   std::sort(runs.begin(), runs.end());
   return runs;
 }
@@ -64,6 +69,14 @@ TEST(GpuEvidence, FourOpFamiliesAreCovered) {
   }
   // matmul is π0's aten::matmul, lowered to bmm.
   for (const char* f : {"linear", "bmm", "conv1d", "conv2d"}) EXPECT_TRUE(families.count(f)) << f;
+}
+
+TEST(GpuEvidence, TheH100SessionsAreAmongTheRuns) {
+  const auto runs = run_dirs();
+  const auto h100 = std::count_if(runs.begin(), runs.end(), [](const fs::path& r) {
+    return r.string().rfind(kEvidenceH100.string(), 0) == 0;
+  });
+  EXPECT_GE(h100, 10);  // warp-epilogue-seeds-2026-12-07: ten tensor-core seeds
 }
 
 TEST(GpuEvidence, EveryRecordedDistanceIsReproducedFromItsNcuCsv) {
