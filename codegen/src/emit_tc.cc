@@ -305,11 +305,29 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
                            : "__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
 }
 
+/// One write-out loop of staged accumulators: `steps` steps of the loop variable `var`, element
+/// `e` of a rows x cols tile (axis lane_map: consecutive e along the columns, or the rows) to output
+/// element (m, n), whose value statement `value` reads the staging.
+struct WriteOut {
+  const char *var, *steps, *e, *rows, *cols, *m, *n, *value;
+};
+
+void emit_write_out(CodeWriter& w, const Plan& pl, const WriteOut& o) {
+  const bool c = lanes_adjacent(pl.p->axes.lane_map);
+  w.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", o.var, o.steps));
+  w.line("const int e = {};", o.e);
+  w.line("const int r = e {} {};", c ? "/" : "%", c ? o.cols : o.rows);
+  w.line("const int c = e {} {};", c ? "%" : "/", c ? o.cols : o.rows);
+  w.line("const int m = {};", o.m);
+  w.line("const int n = {};", o.n);
+  emit_store(w, pl, o.value);
+  w.close();
+}
+
 /// Warp-epilogue schedule: each warp stores its fragments one at a time to its own FM x FN scratch
 /// Cw and its lanes write them out, guarded (axis lane_map orders the lanes). No block barrier: a
 /// warp reads only what it wrote.
 void emit_tc_warp_epilogue(CodeWriter& w, const Plan& pl) {
-  const bool c = lanes_adjacent(pl.p->axes.lane_map);
   const std::string sync = cuda(pl) ? "__syncwarp();" : "";
   w.line("// Accumulators -> this warp's scratch, one fragment at a time, then a guarded write-out by its lanes.");
   w.line("float* Cw = reinterpret_cast<float*>(smem) + wid * (FM * FN);");
@@ -322,14 +340,8 @@ void emit_tc_warp_epilogue(CodeWriter& w, const Plan& pl) {
   } else {
     w.line("vxs_ctx::store_matrix_sync(Cw, acc[i][j], FN);  // the warp's lanes run in lockstep: in Cw for every lane");
   }
-  w.open("for (int q = 0; q < FM * FN / WARP; ++q)");
-  w.line("const int e = lane + q * WARP;");
-  w.line(c ? "const int r = e / FN;" : "const int r = e % FM;");
-  w.line(c ? "const int c = e % FN;" : "const int c = e / FM;");
-  w.line("const int m = m0 + (wm * WTM + i) * FM + r;");
-  w.line("const int n = n0 + (wn * WTN + j) * FN + c;");
-  emit_store(w, pl, "float v = Cw[r * FN + c];");
-  w.close();
+  emit_write_out(w, pl, {"q", "FM * FN / WARP", "lane + q * WARP", "FM", "FN", "m0 + (wm * WTM + i) * FM + r",
+                         "n0 + (wn * WTN + j) * FN + c", "float v = Cw[r * FN + c];"});
   if (!sync.empty()) w.line("{}  // every lane has read Cw before the next fragment overwrites it", sync);
   w.close();
   w.close();
@@ -345,7 +357,6 @@ void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
     emit_tc_warp_epilogue(w, pl);
     return;
   }
-  const bool c = lanes_adjacent(pl.p->axes.lane_map);
   w.line("// Accumulators -> shared memory, then a cooperative, guarded write-out (axis lane_map).");
   w.open("for (int i = 0; i < WTM; ++i)");
   w.open("for (int j = 0; j < WTN; ++j)");
@@ -358,14 +369,7 @@ void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
   w.close();
   w.close();
   w.line("__syncthreads();");
-  w.open("for (int i = 0; i < OUT_PER_THREAD; ++i)");
-  w.line("const int e = tid + i * BS;");
-  w.line(c ? "const int r = e / BN;" : "const int r = e % BM;");
-  w.line(c ? "const int c = e % BN;" : "const int c = e / BM;");
-  w.line("const int m = m0 + r;");
-  w.line("const int n = n0 + c;");
-  emit_store(w, pl, "float v = Cs[r][c];");
-  w.close();
+  emit_write_out(w, pl, {"i", "OUT_PER_THREAD", "tid + i * BS", "BM", "BN", "m0 + r", "n0 + c", "float v = Cs[r][c];"});
   if (!cuda(pl)) {
     // vx_spawn runs the blocks of one slot back to back on the same warps and local memory
     // (docs/sdk.md "`vx_spawn_threads` behaviour"), so the next block's operand fill must wait for every read of Cs.
