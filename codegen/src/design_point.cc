@@ -318,22 +318,16 @@ nlohmann::json to_json(const DesignPoint& p) {
 
 namespace {
 
-CudaTranslation translation_from_json(const nlohmann::json& v) {
+/// The id of the row of `table` (kTranslationTable, kTcScheduleTable) whose key is JSON string `v`
+/// of design-point field `field`; throws vxsynth::Error naming the field and listing the keys.
+template <typename Table>
+auto row_id_from_json(const Table& table, const nlohmann::json& v, std::string_view field) {
   if (v.is_string())
-    for (const TranslationInfo& t : kTranslationTable)
-      if (t.key == v.get<std::string>()) return t.id;
+    for (const auto& row : table)
+      if (row.key == v.get<std::string>()) return row.id;
   std::string keys;
-  for (const TranslationInfo& t : kTranslationTable) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", t.key);
-  throw make_error("design point: field 'cuda_translation' is {}, expected one of {}", v.dump(), keys);
-}
-
-TcSchedule schedule_from_json(const nlohmann::json& v) {
-  if (v.is_string())
-    for (const TcScheduleInfo& t : kTcScheduleTable)
-      if (t.key == v.get<std::string>()) return t.id;
-  std::string keys;
-  for (const TcScheduleInfo& t : kTcScheduleTable) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", t.key);
-  throw make_error("design point: field 'tc_schedule' is {}, expected one of {}", v.dump(), keys);
+  for (const auto& row : table) keys += fmt::format("{}{}", keys.empty() ? "" : ", ", row.key);
+  throw make_error("design point: field '{}' is {}, expected one of {}", field, v.dump(), keys);
 }
 
 }  // namespace
@@ -384,8 +378,8 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
   for (const AxisInfo& row : kAxisTable) {
     row.from_json(at(ja, row.key, "axes"), fmt::format("axes.{}", row.key), p.axes);
   }
-  if (j.contains("cuda_translation")) p.cuda_translation = translation_from_json(j["cuda_translation"]);
-  if (j.contains("tc_schedule")) p.tc_schedule = schedule_from_json(j["tc_schedule"]);
+  if (j.contains("cuda_translation")) p.cuda_translation = row_id_from_json(kTranslationTable, j["cuda_translation"], "cuda_translation");
+  if (j.contains("tc_schedule")) p.tc_schedule = row_id_from_json(kTcScheduleTable, j["tc_schedule"], "tc_schedule");
   if (j.contains("cuda_stages")) p.cuda_stages = detail::as<uint32_t>(j["cuda_stages"], "cuda_stages");
   if (j.contains("seed_origin")) {
     const auto& jo = j["seed_origin"];

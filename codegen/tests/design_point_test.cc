@@ -1,3 +1,4 @@
+#include "test_points.h"
 #include "vxsynth/codegen/design_point.h"
 
 #include <gtest/gtest.h>
@@ -195,6 +196,38 @@ TEST(Json, RoundTripsAndNamesBadFields) {
   bad = j;
   bad["axes"].erase("split_k");
   EXPECT_THROW((void)design_point_from_json(bad), Error);
+}
+
+// tc_schedule and cuda_stages (docs/codegen.md "Tensor-core schedules"): absent on tile-epilogue
+// points, named when bad, and cuda_stages checked against the schedule.
+TEST(Json, TensorCoreScheduleFieldsAreReadAndChecked) {
+  DesignPoint p = seed_design_point(testing_points::small_fixed(check::OpFamily::kLinear, check::PrecisionPath::kBf16),
+                                    std::nullopt, CudaTranslation::kNative, 2);
+  EXPECT_FALSE(to_json(p).contains("tc_schedule"));
+  EXPECT_FALSE(to_json(p).contains("cuda_stages"));
+  const auto error_of = [](const nlohmann::json& j) {
+    try {
+      (void)design_point_from_json(j);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  auto j = to_json(p);
+  j["tc_schedule"] = "bogus";
+  EXPECT_NE(error_of(j).find("field 'tc_schedule' is \"bogus\", expected one of tile-epilogue, warp-epilogue"),
+            std::string::npos) << error_of(j);
+  j["tc_schedule"] = "warp-epilogue";
+  j["cuda_stages"] = -1;
+  EXPECT_NE(error_of(j).find("field 'cuda_stages' is -1, outside 0..4294967295"), std::string::npos) << error_of(j);
+  j["cuda_stages"] = 17;
+  const DesignPoint deep = design_point_from_json(j);
+  EXPECT_NE(validation_errors(deep).find("cuda_stages 17 outside 0..16"), std::string::npos) << validation_errors(deep);
+  p.cuda_stages = 6;  // a tile-epilogue point derives its stages
+  EXPECT_NE(validation_errors(p).find("cuda_stages 6 is a warp-epilogue setting"), std::string::npos);
+  j["cuda_stages"] = 6;
+  EXPECT_EQ(validation_errors(design_point_from_json(j)), "");
+  EXPECT_EQ(to_json(design_point_from_json(j)), j);
 }
 
 }  // namespace
