@@ -175,7 +175,29 @@ void prefetch_check(const DesignPoint& p, Reasons& out) {
     out.emplace_back("double-buffers the shared-memory fill; needs smem_stage");
 }
 bool prefetch_step(Axes& a, bool f) { return set_flag(a.prefetch, f); }
-constexpr AxisVariant kPrefetchSteps[] = {prefetch_step};
+// Design space 4: a pipelined warp-epilogue point's CUDA stage count, one place along a ladder of
+// counts (0 stands for 4, the schedule's default, as seeds write it); a count off the ladder (a
+// kernel name's 5, 13 or 15) moves to the next one each way. Taken only when the stages kept
+// (cuda_tc_stages: what the shared-memory limit holds) change. Tried before the flag, so that
+// reverse first lowers the stages, then turns prefetch off.
+constexpr uint32_t kStageLadder[] = {2, 3, 4, 6, 8, 12, 16};
+bool prefetch_stages_step(DesignPoint& p, bool f) {
+  const TcScheduleInfo& sched = schedule_info(p.tc_schedule);
+  if (!p.axes.tensor_core.enabled || !sched.warp_epilogue || !p.axes.prefetch) return false;
+  const uint32_t asked = p.cuda_stages ? p.cuda_stages : 4;
+  uint32_t next = 0;
+  for (const uint32_t s : kStageLadder) {
+    if (f && s > asked && next == 0) next = s;
+    if (!f && s < asked) next = s;
+  }
+  if (next == 0 || next > sched.cuda_max_stages) return false;
+  DesignPoint q = p;
+  q.cuda_stages = next == 4 ? 0 : next;
+  if (cuda_tc_stages(q) == cuda_tc_stages(p)) return false;
+  p.cuda_stages = q.cuda_stages;
+  return true;
+}
+constexpr AxisVariant kPrefetchSteps[] = {{prefetch_stages_step, 4}, prefetch_step};
 constexpr AxisPrior kPrefetchPriors[] = {
     {std::nullopt, M::kDramBandwidth, +0.06, "§4.3: raises DRAM bandwidth in all four panels"},
 };
@@ -530,7 +552,7 @@ std::optional<DesignPoint> step_axis(const DesignPoint& p, AxisId axis, bool for
   for (const AxisVariant& v : axis_info(axis).steps) {
     if (v.since > space_version) continue;
     DesignPoint q = p;
-    if (!v.step(q.axes, forward)) {
+    if (!v.apply(q, forward)) {
       reasons += "at its bound; ";
       continue;
     }

@@ -240,6 +240,24 @@ void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::
 
 }  // namespace
 
+/// Design space 4: a warp-epilogue seed asks for no more CUDA stages than its split has K tiles
+/// (a stage beyond them is never filled; its shared memory only lowers occupancy), at least two;
+/// 4, the schedule's default, is written as 0 so that the prefetch axis's stage steps undo each
+/// other (axis_table.cc).
+void keep_stages_within_split(DesignPoint& p) {
+  if (!schedule_info(p.tc_schedule).warp_epilogue || !p.axes.prefetch) return;
+  const GemmView g = gemm_view(p.fixed.op);
+  const int64_t per_split = cdiv(cdiv(g.k, p.axes.tile.k), p.axes.split_k);
+  const uint32_t asked = p.cuda_stages ? p.cuda_stages : 4;
+  const auto kept = static_cast<uint32_t>(std::clamp<int64_t>(per_split, 2, asked));
+  p.cuda_stages = kept == 4 ? 0 : kept;
+  if (kept < asked)
+    p.seed_origin["prefetch"] = fmt::format("{}{}{} stages asked, {} kept: a split has {} K tiles of BK = {}",
+                                            p.seed_origin.count("prefetch") ? p.seed_origin["prefetch"] : "",
+                                            p.seed_origin.count("prefetch") ? "; " : "on: ", asked, kept, per_split,
+                                            p.axes.tile.k);
+}
+
 DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation, int space_version) {
   const FixedProperties f = fixed_properties(ctx);
   std::string why_not;
@@ -251,6 +269,7 @@ DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation
                                       space_version, ref_ctas);
     note_tile_origin(p, ctx, fit, why_not);
     seed_split_k(p, ctx, fit);
+    if (space_version >= 4) keep_stages_within_split(p);
     return p;
   } catch (const Error& e) {
     throw make_error("reference kernel '{}': {}", ctx.kernel_name, e.what());

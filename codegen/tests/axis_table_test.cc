@@ -74,9 +74,9 @@ TEST(AxisTable, EveryStepSurvivesJsonAndValidatesOrNamesItsAxes) {
     for (const AxisInfo& row : kAxisTable) {
       for (const bool forward : {true, false}) {
         for (const AxisVariant& v : row.steps) {
-          const AxisStepFn step = v.step;
+          const AxisVariant& step = v;
           DesignPoint q = c.point;
-          if (!step(q.axes, forward)) continue;
+          if (!step.apply(q, forward)) continue;
           const nlohmann::json j = to_json(q);
           EXPECT_EQ(to_json(design_point_from_json(j)), j) << row.key;
           const std::string errors = validation_errors(q);
@@ -86,7 +86,7 @@ TEST(AxisTable, EveryStepSurvivesJsonAndValidatesOrNamesItsAxes) {
             ++count[forward ? 0 : 1];
             // The other direction of the same variant undoes the move.
             DesignPoint back = q;
-            ASSERT_TRUE(step(back.axes, !forward)) << row.key;
+            ASSERT_TRUE(step.apply(back, !forward)) << row.key;
             EXPECT_EQ(to_json(back), to_json(c.point)) << row.key;
             if (validation_errors(back).empty()) ++count[forward ? 1 : 0];
             continue;
@@ -117,7 +117,7 @@ TEST(AxisTable, StepAxisTakesTheFirstValidVariant) {
         std::optional<DesignPoint> want;
         for (const AxisVariant& v : row.steps) {
           DesignPoint q = c.point;
-          if (v.step(q.axes, forward) && validation_errors(q).empty()) {
+          if (v.apply(q, forward) && validation_errors(q).empty()) {
             want = q;
             break;
           }
@@ -160,6 +160,38 @@ TEST(AxisTable, TensorCoreTileAspectIsAVariantOfDesignSpaceTwo) {
     }
   }
   EXPECT_GT(moved, 0) << "no tensor-core test point moved its aspect in design space 2";
+}
+
+// Design space 4 steps a pipelined warp-epilogue point's CUDA stage count along the prefetch axis
+// (2, 3, 4, 6, 8, 12, 16) before turning the flag off; design space 3 only turns it off.
+TEST(AxisTable, PrefetchStepsWarpEpilogueStagesInDesignSpaceFour) {
+  int lowered = 0, raised = 0;
+  for (const auto& c : all_cases()) {
+    const DesignPoint& p = c.point;
+    if (!p.axes.tensor_core.enabled || !schedule_info(p.tc_schedule).warp_epilogue || !p.axes.prefetch) continue;
+    SCOPED_TRACE(c.name);
+    std::string why;
+    const auto v3 = step_axis(p, AxisId::kPrefetch, false, p.fixed, &why, /*space_version=*/3);
+    ASSERT_TRUE(v3.has_value()) << why;
+    EXPECT_FALSE(v3->axes.prefetch);
+    EXPECT_FALSE(step_axis(p, AxisId::kPrefetch, true, p.fixed, &why, 3).has_value()) << "v3 moved a set flag";
+    const auto back = step_axis(p, AxisId::kPrefetch, false, p.fixed, &why, /*space_version=*/4);
+    ASSERT_TRUE(back.has_value()) << why;
+    if (back->axes.prefetch) {
+      EXPECT_LT(cuda_tc_stages(*back), cuda_tc_stages(p));
+      EXPECT_GE(cuda_tc_stages(*back), 2u);
+      ++lowered;
+    }
+    if (const auto fwd = step_axis(p, AxisId::kPrefetch, true, p.fixed, &why, 4)) {
+      EXPECT_TRUE(fwd->axes.prefetch);
+      EXPECT_GT(cuda_tc_stages(*fwd), cuda_tc_stages(p));
+      EXPECT_LE(fwd->cuda_stages, schedule_info(p.tc_schedule).cuda_max_stages);
+      EXPECT_EQ(validation_errors(*fwd), "");
+      ++raised;
+    }
+  }
+  EXPECT_GT(lowered, 0) << "no warp-epilogue test point lowered its stages";
+  EXPECT_GT(raised, 0) << "no warp-epilogue test point raised its stages";
 }
 
 }  // namespace

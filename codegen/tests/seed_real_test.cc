@@ -86,7 +86,7 @@ TEST(RealSeedOrigin, TileAndSplitKFromTheReferenceGeometry) {
   }
 }
 
-// Design space 3 on every tensor-core kernel of the shipped bundles (both GPUs): the seed is a valid
+// Design space 3 (and 4) on every tensor-core kernel of the shipped bundles (both GPUs): the seed is a valid
 // warp-epilogue point whose operand tiles fit the Vortex core's local memory and whose CUDA stages
 // fit sm_90's dynamic shared memory, with at least as many CUDA fragments per warp as the
 // tile-epilogue seed of design space 2 had (docs/codegen.md "Tensor-core schedules").
@@ -112,6 +112,14 @@ TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
         EXPECT_GE(per_warp(p), per_warp(old)) << id;
         EXPECT_EQ(design_point_from_json(to_json(p)).tc_schedule, TcSchedule::kWarpEpilogue) << id;
         EXPECT_EQ(design_point_from_json(to_json(p)).cuda_stages, p.cuda_stages) << id;
+        // Design space 4: no stage beyond the split's K tiles (3 keeps the name's stage count).
+        const GemmView g = gemm_view(p.fixed.op);
+        const int64_t per_split = ((g.k + p.axes.tile.k - 1) / p.axes.tile.k + p.axes.split_k - 1) / p.axes.split_k;
+        EXPECT_LE(cuda_tc_stages(p), std::max<int64_t>(2, per_split)) << id;
+        EXPECT_NE(p.cuda_stages, 4u) << id << ": 4 is written as 0";
+        const DesignPoint v3 = seed_design_point(k.context, CudaTranslation::kNative, 3);
+        EXPECT_GE(cuda_tc_stages(v3), cuda_tc_stages(p)) << id;
+        EXPECT_EQ(to_json(v3)["axes"], to_json(p)["axes"]) << id;
         EXPECT_NO_THROW((void)emit_vortex(p)) << id;
         if (find_nvcc()) {  // the deepest pipelines (14 stages: cp.async.wait_group 12) compile for sm_90
           const fs::path dir = fs::temp_directory_path() / ("vxsynth_we_seed_" + std::to_string(::getpid())) / id;

@@ -205,20 +205,28 @@ struct AxisPrior {
 /// Moves `a` one step forward or in reverse; false when it cannot move that way (at a bound, or
 /// not expressible in the point's engine class). The caller validates the result.
 using AxisStepFn = bool (*)(Axes& a, bool forward);
+/// The same for a variant that moves a design-point field outside the axes (e.g. cuda_stages).
+using PointStepFn = bool (*)(DesignPoint& p, bool forward);
 /// Version of the design space the axis table spans: the variants each axis steps through. A
 /// reconstruction records it with every revision (`tool_versions["vxsynth-design-space"]`; a record
 /// without the key is version 1), and a space of an older version skips the variants added since,
 /// so that a recorded run's agent choices replay unchanged (refine/tests/agent_replay_test.cc).
 /// Version 2: the tile axis's aspect variant for tensor-core points. Version 3: tensor-core seeds
-/// take the warp-epilogue schedule (TcSchedule; docs/codegen.md "Tensor-core schedules").
-inline constexpr int kDesignSpaceVersion = 3;
+/// take the warp-epilogue schedule (TcSchedule; docs/codegen.md "Tensor-core schedules"). Version 4:
+/// the prefetch axis steps a warp-epilogue point's CUDA stage count, and seeds keep no more stages
+/// than a split has K tiles.
+inline constexpr int kDesignSpaceVersion = 4;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
 
 /// One refinement variant of an axis: its step and the design-space version that added it.
 struct AxisVariant {
   constexpr AxisVariant(AxisStepFn s, int since_version = 1) : step(s), since(since_version) {}  // NOLINT: rows list bare steps
-  AxisStepFn step;
+  constexpr AxisVariant(PointStepFn s, int since_version) : point_step(s), since(since_version) {}
+  /// Applies the variant to `p`; false when it cannot move that way.
+  bool apply(DesignPoint& p, bool forward) const { return point_step ? point_step(p, forward) : step(p.axes, forward); }
+  AxisStepFn step = nullptr;
+  PointStepFn point_step = nullptr;
   int since;  ///< first kDesignSpaceVersion with this variant
 };
 
