@@ -30,9 +30,15 @@ FixedProperties fixed_properties(const core::ReferenceContext& ctx) {
 
 namespace {
 
-VortexTarget vortex_for(uint32_t block_size) {
+/// The Vortex device shape of a block: threads per warp 8 up to 256-thread blocks, 16 up to 512,
+/// else 32; the warps hold the block. With `tcu_in_registers` (tensor-core seeds of design space
+/// 4) at least 16: with 16 threads the TCU instruction reads 20 FP registers and writes 8, which
+/// vx_tensor.h's mma_sync passes as register operands (28 of GCC's 30 per asm statement); with 8
+/// it reads 24 (32 operands), so its fragments go through memory (the stack) instead.
+VortexTarget vortex_for(uint32_t block_size, bool tcu_in_registers) {
   VortexTarget v;
   v.threads = block_size <= 256 ? 8 : (block_size <= 512 ? 16 : 32);
+  if (tcu_in_registers && v.threads < 16) v.threads = 16;
   v.warps = std::max(4u, (block_size + v.threads - 1) / v.threads);
   return v;
 }
@@ -88,8 +94,8 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   DesignPoint p;
   p.fixed = fixed;
   p.cuda_translation = translation;
-  p.vortex = vortex_for(fixed.block_size);
   const bool tc = fixed.engine == core::EngineClass::kTensorCore;
+  p.vortex = vortex_for(fixed.block_size, tc && space_version >= 4);
   p.axes.tensor_core.enabled = tc;
   // The CUDA side's format decides: TF32 wmma has only m16n16k8; FP16 (a TF32 reference under the
   // Vortex formats) and BF16 start at m16n16k16.

@@ -65,8 +65,9 @@ inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path, int s
   return seed_design_point(small_fixed(family, path), std::nullopt, CudaTranslation::kNative, space);
 }
 
-/// The seed plus three variants that change different axes (each variant is valid); in design
-/// space 3 a tensor-core case is the warp-epilogue schedule, named "<family>_<path>_we_...".
+/// The seed plus three variants that change different axes (each variant is valid); from design
+/// space 3 a tensor-core case is the warp-epilogue schedule, named "<family>_<path>_we_..." (design
+/// space 4: with 16 threads per Vortex warp).
 inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path, int space = kTileEpilogueSpace) {
   const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path)) +
                            (space >= 3 ? "_we" : "");
@@ -155,7 +156,7 @@ inline std::vector<Case> all_cases() {
       for (auto& c : variants(fam, path)) out.push_back(std::move(c));
     }
     for (auto path : {check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
-      for (auto& c : variants(fam, path, 3)) out.push_back(std::move(c));
+      for (auto& c : variants(fam, path, kDesignSpaceVersion)) out.push_back(std::move(c));
     }
   }
   for (auto& c : simt_bf16_cases()) out.push_back(std::move(c));

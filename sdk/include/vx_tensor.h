@@ -208,21 +208,24 @@ struct wmma_context {
             "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17",
             "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31");
     } else {
-      __asm__ __volatile__ (
-          "flw f0, 0(%[a])\n\t  flw f1, 4(%[a])\n\t  flw f2, 8(%[a])\n\t  flw f3, 12(%[a])\n\t"
-          "flw f4, 16(%[a])\n\t flw f5, 20(%[a])\n\t flw f6, 24(%[a])\n\t flw f7, 28(%[a])\n\t"
-          "flw f28, 0(%[b])\n\t flw f29, 4(%[b])\n\t flw f30, 8(%[b])\n\t flw f31, 12(%[b])\n\t"
-          "flw f10, 0(%[c])\n\t flw f11, 4(%[c])\n\t flw f12, 8(%[c])\n\t flw f13, 12(%[c])\n\t"
-          "flw f14, 16(%[c])\n\t flw f15, 20(%[c])\n\t flw f16, 24(%[c])\n\t flw f17, 28(%[c])\n\t"
-          ".insn r 0x0B, 0, 2, x%[ot], x%[it], x0\n\t"
-          "fsw f10, 0(%[d])\n\t fsw f11, 4(%[d])\n\t fsw f12, 8(%[d])\n\t fsw f13, 12(%[d])\n\t"
-          "fsw f14, 16(%[d])\n\t fsw f15, 20(%[d])\n\t fsw f16, 24(%[d])\n\t fsw f17, 28(%[d])"
-          :
-          : [a] "r"(A.data), [b] "r"(B.data), [c] "r"(C.data), [d] "r"(D.data),
-            [ot] "i"(Ot::id), [it] "i"(It::id)
-          : "memory", "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
-            "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17",
-            "f28", "f29", "f30", "f31");
+      // NRB == 4 (16 threads per warp): 8 A + 4 B inputs and 8 C/D in-out operands (28 of GCC's
+      // 30), pinned to the registers the instruction reads, so fragments stay in registers.
+      register float a0 __asm__("f0") = A.data[0], a1 __asm__("f1") = A.data[1];
+      register float a2 __asm__("f2") = A.data[2], a3 __asm__("f3") = A.data[3];
+      register float a4 __asm__("f4") = A.data[4], a5 __asm__("f5") = A.data[5];
+      register float a6 __asm__("f6") = A.data[6], a7 __asm__("f7") = A.data[7];
+      register float b0 __asm__("f28") = B.data[0], b1 __asm__("f29") = B.data[1];
+      register float b2 __asm__("f30") = B.data[2], b3 __asm__("f31") = B.data[3];
+      register float c0 __asm__("f10") = C.data[0], c1 __asm__("f11") = C.data[1];
+      register float c2 __asm__("f12") = C.data[2], c3 __asm__("f13") = C.data[3];
+      register float c4 __asm__("f14") = C.data[4], c5 __asm__("f15") = C.data[5];
+      register float c6 __asm__("f16") = C.data[6], c7 __asm__("f17") = C.data[7];
+      __asm__ __volatile__ (".insn r 0x0B, 0, 2, x%[ot], x%[it], x0"
+          : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3), "+f"(c4), "+f"(c5), "+f"(c6), "+f"(c7)
+          : "f"(a0), "f"(a1), "f"(a2), "f"(a3), "f"(a4), "f"(a5), "f"(a6), "f"(a7),
+            "f"(b0), "f"(b1), "f"(b2), "f"(b3), [ot] "i"(Ot::id), [it] "i"(It::id));
+      D.data[0] = c0; D.data[1] = c1; D.data[2] = c2; D.data[3] = c3;
+      D.data[4] = c4; D.data[5] = c5; D.data[6] = c6; D.data[7] = c7;
     }
   }
 };

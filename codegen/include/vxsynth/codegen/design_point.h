@@ -213,8 +213,9 @@ using PointStepFn = bool (*)(DesignPoint& p, bool forward);
 /// so that a recorded run's agent choices replay unchanged (refine/tests/agent_replay_test.cc).
 /// Version 2: the tile axis's aspect variant for tensor-core points. Version 3: tensor-core seeds
 /// take the warp-epilogue schedule (TcSchedule; docs/codegen.md "Tensor-core schedules"). Version 4:
-/// the prefetch axis steps a warp-epilogue point's CUDA stage count, and seeds keep no more stages
-/// than a split has K tiles.
+/// the prefetch axis steps a warp-epilogue point's CUDA stage count, seeds keep no more stages
+/// than a split has K tiles, and tensor-core seeds take at least 16 threads per Vortex warp (the
+/// TCU's fragments then stay in registers: sdk/include/vx_tensor.h).
 inline constexpr int kDesignSpaceVersion = 4;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
