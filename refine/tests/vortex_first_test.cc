@@ -63,7 +63,7 @@ TEST(VortexFirst, Tf32ReferenceGetsAnFp16DesignWithTheFp16Tolerance) {
   const auto cuda_first = make_codegen_space(context_of("act-k5"));
   const auto vortex_first = order_info(Order::kVortexFirst).make_space(context_of("act-k5"));
   const codegen::DesignPoint cf = codegen::design_point_from_json(cuda_first->seed_design());
-  EXPECT_NE(vortex_first_violations(cf).find("CUDA fragment 16x16x8 is not a whole number of Vortex TCU tiles 8x8x16"),
+  EXPECT_NE(vortex_first_violations(cf).find("CUDA fragment 16x16x8 is not a whole number of Vortex TCU tiles 16x8x16"),
             std::string::npos)
       << vortex_first_violations(cf);
   EXPECT_EQ(codegen::cuda_path(cf), check::PrecisionPath::kTf32);
