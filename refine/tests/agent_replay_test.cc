@@ -30,21 +30,22 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kEvidence = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200";
+const fs::path kEvidence = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence";
 const fs::path kSuites = fs::path(VXSYNTH_SOURCE_DIR) / "data/suite";
 
 // Run directories whose record was written by `agent` ("builtin", "line-search"): the GPU
-// evidence sessions' runs and the committed suites' benchmarks.
+// evidence sessions' runs (both GPUs, at any depth) and the committed suites' benchmarks.
 std::vector<fs::path> runs_of(std::string_view agent) {
   std::vector<fs::path> runs;
   for (const fs::path& root : {kEvidence, kSuites}) {
     if (!fs::exists(root)) continue;
-    for (const auto& session : fs::directory_iterator(root))
-      for (const auto& run : fs::directory_iterator(session.path())) {
-        if (!fs::is_regular_file(run.path() / "run.json")) continue;
-        const json r = json::parse(read_file(run.path() / "run.json"));
-        if (r.value("agent", "") == agent) runs.push_back(run.path());
-      }
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      if (!e.is_regular_file() || e.path().filename() != "run.json") continue;
+      const fs::path run = e.path().parent_path();
+      if (!fs::is_regular_file(run / "record.jsonl") || !fs::is_regular_file(run / "reference/profile.json")) continue;
+      const json r = json::parse(read_file(e.path()));
+      if (r.value("agent", "") == agent) runs.push_back(run);
+    }
   }
   std::sort(runs.begin(), runs.end());
   return runs;
