@@ -186,27 +186,34 @@ struct wmma_context {
   }
 
   /// D = A * B + C with one WMMA instruction (D may alias C). Every lane of the warp must be
-  /// active. One asm block loads the fragments into the FP registers the instruction reads (see
-  /// the file comment), executes it and stores the result, so the register assignment cannot be
-  /// broken by the compiler (GCC cannot pin 32 FP operands of one asm statement).
+  /// active. The instruction's registers are implicit (see the file comment): one asm statement
+  /// takes them as operands pinned to those registers, so that the assignment cannot be broken by
+  /// the compiler; GCC allows 30 operands and an in-out one counts twice, so where all of them do
+  /// not fit (NRB == 8) B is loaded inside the statement from its fragment in memory.
   static void mma_sync(fragment_acc& D, const fragment_a& A, const fragment_b& B, const fragment_acc& C) {
     if constexpr (cfg::NRB == 8) {
+      // NRB == 8 (8 or 32 threads per warp): the instruction reads 24 registers and rewrites 8, 32
+      // operands. A (8 inputs) and C/D (8 in-out, 16) are register operands pinned to f0-f7 and
+      // f24-f31; B is loaded inside the block from its fragment in memory into f10-f17.
+      register float a0 __asm__("f0") = A.data[0], a1 __asm__("f1") = A.data[1];
+      register float a2 __asm__("f2") = A.data[2], a3 __asm__("f3") = A.data[3];
+      register float a4 __asm__("f4") = A.data[4], a5 __asm__("f5") = A.data[5];
+      register float a6 __asm__("f6") = A.data[6], a7 __asm__("f7") = A.data[7];
+      register float c0 __asm__("f24") = C.data[0], c1 __asm__("f25") = C.data[1];
+      register float c2 __asm__("f26") = C.data[2], c3 __asm__("f27") = C.data[3];
+      register float c4 __asm__("f28") = C.data[4], c5 __asm__("f29") = C.data[5];
+      register float c6 __asm__("f30") = C.data[6], c7 __asm__("f31") = C.data[7];
       __asm__ __volatile__ (
-          "flw f0, 0(%[a])\n\t  flw f1, 4(%[a])\n\t  flw f2, 8(%[a])\n\t  flw f3, 12(%[a])\n\t"
-          "flw f4, 16(%[a])\n\t flw f5, 20(%[a])\n\t flw f6, 24(%[a])\n\t flw f7, 28(%[a])\n\t"
           "flw f10, 0(%[b])\n\t flw f11, 4(%[b])\n\t flw f12, 8(%[b])\n\t flw f13, 12(%[b])\n\t"
           "flw f14, 16(%[b])\n\t flw f15, 20(%[b])\n\t flw f16, 24(%[b])\n\t flw f17, 28(%[b])\n\t"
-          "flw f24, 0(%[c])\n\t flw f25, 4(%[c])\n\t flw f26, 8(%[c])\n\t flw f27, 12(%[c])\n\t"
-          "flw f28, 16(%[c])\n\t flw f29, 20(%[c])\n\t flw f30, 24(%[c])\n\t flw f31, 28(%[c])\n\t"
-          ".insn r 0x0B, 0, 2, x%[ot], x%[it], x0\n\t"
-          "fsw f24, 0(%[d])\n\t fsw f25, 4(%[d])\n\t fsw f26, 8(%[d])\n\t fsw f27, 12(%[d])\n\t"
-          "fsw f28, 16(%[d])\n\t fsw f29, 20(%[d])\n\t fsw f30, 24(%[d])\n\t fsw f31, 28(%[d])"
-          :
-          : [a] "r"(A.data), [b] "r"(B.data), [c] "r"(C.data), [d] "r"(D.data),
+          ".insn r 0x0B, 0, 2, x%[ot], x%[it], x0"
+          : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3), "+f"(c4), "+f"(c5), "+f"(c6), "+f"(c7)
+          : "f"(a0), "f"(a1), "f"(a2), "f"(a3), "f"(a4), "f"(a5), "f"(a6), "f"(a7),
+            [b] "r"(B.data), "m"(*reinterpret_cast<const float(*)[cfg::NRB]>(B.data)),
             [ot] "i"(Ot::id), [it] "i"(It::id)
-          : "memory", "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
-            "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17",
-            "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31");
+          : "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17");
+      D.data[0] = c0; D.data[1] = c1; D.data[2] = c2; D.data[3] = c3;
+      D.data[4] = c4; D.data[5] = c5; D.data[6] = c6; D.data[7] = c7;
     } else {
       // NRB == 4 (16 threads per warp): 8 A + 4 B inputs and 8 C/D in-out operands (28 of GCC's
       // 30), pinned to the registers the instruction reads, so fragments stay in registers.
