@@ -34,7 +34,7 @@ namespace {
 /// else 32; the warps hold the block. With `tcu_in_registers` (tensor-core seeds of design space
 /// 4) at least 16: with 16 threads the TCU instruction reads 20 FP registers and writes 8, which
 /// vx_tensor.h's mma_sync passes as register operands (28 of GCC's 30 per asm statement); with 8
-/// it reads 24 (32 operands), so its fragments go through memory (the stack) instead.
+/// it reads 24 (32 operands), so the B fragment goes through memory (the stack) instead.
 VortexTarget vortex_for(uint32_t block_size, bool tcu_in_registers) {
   VortexTarget v;
   v.threads = block_size <= 256 ? 8 : (block_size <= 512 ? 16 : 32);
@@ -244,8 +244,6 @@ void seed_split_k(DesignPoint& p, const core::ReferenceContext& ctx, const std::
   if (!why.empty()) p.seed_origin["split_k"] = "1: no split-K design point is valid (" + why + ")";
 }
 
-}  // namespace
-
 /// Design space 4: a warp-epilogue seed asks for no more CUDA stages than its split has K tiles
 /// (a stage beyond them is never filled; its shared memory only lowers occupancy), at least two;
 /// 4, the schedule's default, is written as 0 so that the prefetch axis's stage steps undo each
@@ -263,6 +261,8 @@ void keep_stages_within_split(DesignPoint& p) {
                                             p.seed_origin.count("prefetch") ? "; " : "on: ", asked, kept, per_split,
                                             p.axes.tile.k);
 }
+
+}  // namespace
 
 DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation, int space_version) {
   const FixedProperties f = fixed_properties(ctx);

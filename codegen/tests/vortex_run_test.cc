@@ -211,8 +211,8 @@ TEST_P(VortexRuns, PassesCandidateCheckOnVxsim) {
   std::cout << "STACK " << c.name << " " << spills.size() << "\n";
   if (const auto known = known_spills(c.name)) {
     EXPECT_FALSE(spills.empty()) << c.name << " no longer spills in its reduction loop: take it off known_spills()";
-    EXPECT_LE(spills.size(), *known) << c.name << ": more sp-relative accesses in its reduction loop than measured, e.g. "
-                                     << spills.front();
+    EXPECT_LE(spills.size(), *known) << c.name << ": more sp-relative accesses in its reduction loop than "
+                                     << "measured, e.g. " << spills.front();
   } else {
     EXPECT_TRUE(spills.empty()) << spills.size() << " sp-relative loads/stores in the reduction loop of " << c.name
                                 << ", e.g. " << spills.front();

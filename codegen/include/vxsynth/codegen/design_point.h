@@ -225,7 +225,9 @@ struct AxisVariant {
   constexpr AxisVariant(AxisStepFn s, int since_version = 1) : step(s), since(since_version) {}  // NOLINT: rows list bare steps
   constexpr AxisVariant(PointStepFn s, int since_version) : point_step(s), since(since_version) {}
   /// Applies the variant to `p`; false when it cannot move that way.
-  bool apply(DesignPoint& p, bool forward) const { return point_step ? point_step(p, forward) : step(p.axes, forward); }
+  bool apply(DesignPoint& p, bool forward) const {
+    return point_step ? point_step(p, forward) : step(p.axes, forward);
+  }
   AxisStepFn step = nullptr;
   PointStepFn point_step = nullptr;
   int since;  ///< first kDesignSpaceVersion with this variant
