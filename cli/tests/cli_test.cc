@@ -42,6 +42,12 @@ fs::path temp_dir() {
   return d;
 }
 
+// The repository (two levels above the test data directory) and the SDK build beside the executable.
+fs::path repo_root() { return fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path(); }
+fs::path sdk_dir() { return fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk"; }
+bool sdk_built() { return fs::exists(sdk_dir() / "sdk.mk"); }
+fs::path act_bundle() { return repo_root() / "data/references/h200/act/bundle.json"; }
+
 vxsynth::core::Signature sample() {
   using vxsynth::core::MetricId;
   vxsynth::core::Signature s;
@@ -186,10 +192,10 @@ TEST(CliRealData, ImportHotDistance) {
 // as an agent failure with the explicit "agent_failure" axis, still locks and writes the seed
 // benchmark and summary, and `vxsynth reconstruct` exits 3 instead of 0.
 TEST(CliRealData, ReconstructExitsThreeWhenTheAgentFailsEveryRevision) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!vxsynth::run_process({"riscv64-unknown-elf-g++", "--version"}, {30.0}).ok() || !fs::exists(sdk / "sdk.mk"))
+  const fs::path sdk = sdk_dir();
+  if (!vxsynth::run_process({"riscv64-unknown-elf-g++", "--version"}, {30.0}).ok() || !sdk_built())
     GTEST_SKIP() << "riscv64-unknown-elf-g++ or the SDK build is absent";
-  const fs::path act = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act";
+  const fs::path act = repo_root() / "data/references/h200/act";
   const fs::path d = temp_dir() / "agent_fails";
   fs::remove_all(d);
   fs::create_directories(d);
@@ -269,10 +275,8 @@ TEST(CliRealData, HotOnATraceAndSignatureExport) {
 // `-o` naming a directory that holds someone else's files (no record.jsonl / run.json): refused
 // before anything is written, and the files are left as they were.
 TEST(CliRealData, ReconstructRefusesANonEmptyForeignOutputDirectory) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path bundle =
-      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle = act_bundle();
   const fs::path out = temp_dir() / "foreign";
   fs::remove_all(out);
   fs::create_directories(out / "data");
@@ -287,10 +291,8 @@ TEST(CliRealData, ReconstructRefusesANonEmptyForeignOutputDirectory) {
 // A user's directory that happens to hold a file named run.json (not vxsynth's schema) is not taken
 // for a run: refused, with or without --resume, and every file is left as it was.
 TEST(CliRealData, ReconstructRefusesADirectoryWithSomeoneElsesRunJson) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path bundle =
-      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle = act_bundle();
   const fs::path out = temp_dir() / "users_run";
   fs::remove_all(out);
   fs::create_directories(out / "data");
@@ -316,9 +318,8 @@ TEST(CliRealData, ReconstructRefusesADirectoryWithSomeoneElsesRunJson) {
 // layout transpose): reconstruct refuses each before anything is written, naming the file and the
 // field.
 TEST(CliRealData, ReconstructValidatesTheBundleAndKernelBeforeWriting) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path refs = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200";
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path refs = repo_root() / "data/references/h200";
   const nlohmann::json act = nlohmann::json::parse(vxsynth::read_file(refs / "act/bundle.json"));
   const fs::path d = temp_dir() / "bad_bundles";
   fs::remove_all(d);
@@ -371,10 +372,8 @@ TEST(CliRealData, ReconstructValidatesTheBundleAndKernelBeforeWriting) {
 
 // --resume needs a run to continue: a missing or empty -o is an error, and nothing is created.
 TEST(CliRealData, ResumeOfAMissingDirectoryFails) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path bundle =
-      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle = act_bundle();
   const fs::path out = temp_dir() / "never_ran";
   fs::remove_all(out);
   Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --resume -o " + out.string());
@@ -392,10 +391,8 @@ TEST(CliRealData, ResumeOfAMissingDirectoryFails) {
 // A record whose retained design was edited into one the space does not render (a warp-epilogue
 // schedule on a SIMT point) is named on --resume, revision and reason, and the record is kept as it was.
 TEST(CliRealData, ResumeNamesARetainedDesignThatNoLongerRenders) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path bundle =
-      fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act/bundle.json";
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path bundle = act_bundle();
   const fs::path out = temp_dir() / "edited_record";
   fs::remove_all(out);
   Result rec = run("reconstruct " + bundle.string() + " --kernel k4 --profile vxsim --budget 0 -o " + out.string());
@@ -416,9 +413,8 @@ TEST(CliRealData, ResumeNamesARetainedDesignThatNoLongerRenders) {
 // A committed H200 evidence run (run.json from before the schema field) is still a vxsynth run:
 // --resume gets past the ownership check to the identity check (this run used the ncu backend).
 TEST(CliRealData, ResumeRecognisesACommittedEvidenceRun) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path root = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path();
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path root = repo_root();
   const fs::path out = temp_dir() / "evidence_act_k4";
   fs::remove_all(out);
   fs::copy(root / "data/evidence/h200/reconstruct-ncu-2026-11-30/act-k4", out, fs::copy_options::recursive);
@@ -550,7 +546,7 @@ TEST(CliRealData, ImportMarksAPercentageAbove100NaAndWarns) {
 // The real ACT capture with its ncu CSV cut exactly at a row boundary (the last kernel rows gone):
 // the import says how many trace kernels found no ncu row and which, and the bundle lists them.
 TEST(CliRealData, ImportSaysWhichTraceKernelsHaveNoNcuRow) {
-  const fs::path act = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path() / "data/references/h200/act";
+  const fs::path act = repo_root() / "data/references/h200/act";
   const fs::path d = temp_dir() / "cut_csv";
   fs::remove_all(d);
   fs::create_directories(d);
@@ -606,9 +602,8 @@ TEST(CliRealData, ImportRejectsAnotherArchitecture) {
 // /bin/false` fails the torch probe at once, so `--profile-in workload` stops before writing and
 // says which folder it would have used.
 TEST(CliRealData, ReconstructFindsThePythonFolderAboveItsExecutable) {
-  const fs::path sdk = fs::path(VXSYNTH_EXE).parent_path().parent_path() / "sdk";
-  if (!fs::exists(sdk / "sdk.mk")) GTEST_SKIP() << "the SDK build is absent";
-  const fs::path source = fs::path(VXSYNTH_TEST_DATA_DIR).parent_path().parent_path();
+  if (!sdk_built()) GTEST_SKIP() << "the SDK build is absent";
+  const fs::path source = repo_root();
   const fs::path bundle = source / "data/references/h200/act/bundle.json";
   const fs::path dir = temp_dir() / "python_dir";
   fs::remove_all(dir);
@@ -627,7 +622,7 @@ TEST(CliRealData, ReconstructFindsThePythonFolderAboveItsExecutable) {
                          std::map<std::string, std::string> env) {
     std::vector<std::string> a{bin.string(), "reconstruct", bundle.string(), "--kernel", "k4", "--profile", "ncu",
                                "--ncu", "/bin/true", "--profile-in", "workload", "--python", "/bin/false",
-                               "--sdk", sdk.string(), "--budget", "0", "-o", (dir / out).string()};
+                               "--sdk", sdk_dir().string(), "--budget", "0", "-o", (dir / out).string()};
     a.insert(a.end(), extra.begin(), extra.end());
     env.emplace("VXSYNTH_PYTHON_DIR", "");
     return vxsynth::run_process(a, {120.0, "/", std::move(env)});

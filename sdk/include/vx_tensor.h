@@ -191,14 +191,15 @@ struct wmma_context {
   /// the compiler; GCC allows 30 operands and an in-out one counts twice, so where all of them do
   /// not fit (NRB == 8) B is loaded inside the statement from its fragment in memory.
   static void mma_sync(fragment_acc& D, const fragment_a& A, const fragment_b& B, const fragment_acc& C) {
+    // A is read from f0-f7 at every warp width.
+    register float a0 __asm__("f0") = A.data[0], a1 __asm__("f1") = A.data[1];
+    register float a2 __asm__("f2") = A.data[2], a3 __asm__("f3") = A.data[3];
+    register float a4 __asm__("f4") = A.data[4], a5 __asm__("f5") = A.data[5];
+    register float a6 __asm__("f6") = A.data[6], a7 __asm__("f7") = A.data[7];
     if constexpr (cfg::NRB == 8) {
       // NRB == 8 (8 or 32 threads per warp): the instruction reads 24 registers and rewrites 8, 32
       // operands. A (8 inputs) and C/D (8 in-out, 16) are register operands pinned to f0-f7 and
       // f24-f31; B is loaded inside the block from its fragment in memory into f10-f17.
-      register float a0 __asm__("f0") = A.data[0], a1 __asm__("f1") = A.data[1];
-      register float a2 __asm__("f2") = A.data[2], a3 __asm__("f3") = A.data[3];
-      register float a4 __asm__("f4") = A.data[4], a5 __asm__("f5") = A.data[5];
-      register float a6 __asm__("f6") = A.data[6], a7 __asm__("f7") = A.data[7];
       register float c0 __asm__("f24") = C.data[0], c1 __asm__("f25") = C.data[1];
       register float c2 __asm__("f26") = C.data[2], c3 __asm__("f27") = C.data[3];
       register float c4 __asm__("f28") = C.data[4], c5 __asm__("f29") = C.data[5];
@@ -217,10 +218,6 @@ struct wmma_context {
     } else {
       // NRB == 4 (16 threads per warp): 8 A + 4 B inputs and 8 C/D in-out operands (28 of GCC's
       // 30), pinned to the registers the instruction reads, so fragments stay in registers.
-      register float a0 __asm__("f0") = A.data[0], a1 __asm__("f1") = A.data[1];
-      register float a2 __asm__("f2") = A.data[2], a3 __asm__("f3") = A.data[3];
-      register float a4 __asm__("f4") = A.data[4], a5 __asm__("f5") = A.data[5];
-      register float a6 __asm__("f6") = A.data[6], a7 __asm__("f7") = A.data[7];
       register float b0 __asm__("f28") = B.data[0], b1 __asm__("f29") = B.data[1];
       register float b2 __asm__("f30") = B.data[2], b3 __asm__("f31") = B.data[3];
       register float c0 __asm__("f10") = C.data[0], c1 __asm__("f11") = C.data[1];
