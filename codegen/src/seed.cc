@@ -66,19 +66,33 @@ double tile_epilogue_score(const Shape& t, const GemmView& g) {
   return (fits ? 0.0 : 100.0) + aspect + 0.5 * area + reg;
 }
 
+/// The M·N extent the reference computed over, padding included: its tensor operations over
+/// 2·batch·K (each counts 2 per multiply-accumulate, core::padded_mma_ops); the GEMM's M·N when
+/// unknown or when that is smaller (a kernel computes at least the whole output).
+double reference_padded_mn(const GemmView& g, const ReferenceLaunch& r) {
+  const double mn = static_cast<double>(g.m) * static_cast<double>(g.n);
+  if (r.tensor_ops <= 0) return mn;
+  return std::max(mn, r.tensor_ops / (2.0 * static_cast<double>(g.z) * static_cast<double>(g.k)));
+}
+
 /// Order of the candidate tiles of the warp-epilogue schedule (docs/codegen.md "Tensor-core
-/// schedules"): tiles that do not exceed the rounded GEMM; little padding at the edges; about 2x2
-/// CUDA fragments per warp (each A and B fragment loaded from shared memory feeds two mma_sync
-/// instead of one); at least the reference's CTAs (`ref_ctas`, 0: unknown) before split-K; then
-/// closest to square. Weights are judgements, ordered so that padding (wasted tensor-core work and
-/// fills) weighs most.
+/// schedules"): tiles that do not exceed the rounded GEMM; padding at the edges closest to the
+/// reference's (`padded_mn`: the GEMM's M·N before design space 5, i.e. as little as possible);
+/// about 2x2 CUDA fragments per warp (each A and B fragment loaded from shared memory feeds two
+/// mma_sync instead of one); at least the reference's CTAs (0: unknown) before split-K; then closest
+/// to square. Weights are judgements, ordered so that padding (tensor-core work and fills) weighs
+/// most. A reference that padded an extent beyond its power-of-two rounding (cuDNN's 64 rows of
+/// N·P·Q = 4) raises that extent's cap to the padding.
 double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warps, uint32_t fm, uint32_t fn,
-                           int64_t ref_ctas) {
-  const int64_t mcap = std::max<int64_t>(round_pow2(g.m), 16), ncap = std::max<int64_t>(round_pow2(g.n), 16);
-  const bool fits = static_cast<int64_t>(t.bm) <= mcap && static_cast<int64_t>(t.bn) <= ncap;
+                           int64_t ref_ctas, double padded_mn) {
+  const auto cap = [&](int64_t extent, int64_t other) {
+    const auto padded = static_cast<int64_t>(std::ceil(padded_mn / static_cast<double>(other)));
+    return std::max<int64_t>({round_pow2(extent), 16, round_pow2(padded)});
+  };
+  const bool fits = static_cast<int64_t>(t.bm) <= cap(g.m, g.n) && static_cast<int64_t>(t.bn) <= cap(g.n, g.m);
   const int64_t tiles_m = (g.m + t.bm - 1) / t.bm, tiles_n = (g.n + t.bn - 1) / t.bn;
-  const double padding = std::log2(static_cast<double>(tiles_m * t.bm) * static_cast<double>(tiles_n * t.bn) /
-                                   (static_cast<double>(g.m) * static_cast<double>(g.n)));
+  const double padding = std::abs(
+      std::log2(static_cast<double>(tiles_m * t.bm) * static_cast<double>(tiles_n * t.bn) / padded_mn));
   const double per_warp = static_cast<double>(t.bm / fm) * (t.bn / fn) / std::max(1u, cuda_warps);
   const double reuse = std::abs(std::log2(std::max(per_warp, 0.25) / 4.0));
   const double ctas = static_cast<double>(tiles_m * tiles_n * g.z);
@@ -90,7 +104,7 @@ double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warp
 }  // namespace
 
 DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<core::TileHint>& hint,
-                              CudaTranslation translation, int space_version, int64_t ref_ctas) {
+                              CudaTranslation translation, int space_version, const ReferenceLaunch& reference) {
   DesignPoint p;
   p.fixed = fixed;
   p.cuda_translation = translation;
@@ -141,8 +155,10 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
     bks = {8, 16, 32, 4, 2, 1, 24, 12, 6, 3};
   }
   const auto frag = frag_dims(p.axes.tensor_core.shape);
+  const double padded_mn = space_version >= 5 ? reference_padded_mn(g, reference)
+                                              : static_cast<double>(g.m) * static_cast<double>(g.n);
   auto score = [&](const Shape& t) {
-    return warp_schedule ? warp_epilogue_score(t, g, bs / kCudaWarp, frag[0], frag[1], ref_ctas)
+    return warp_schedule ? warp_epilogue_score(t, g, bs / kCudaWarp, frag[0], frag[1], reference.ctas, padded_mn)
                          : tile_epilogue_score(t, g);
   };
   std::stable_sort(shapes.begin(), shapes.end(), [&](const Shape& x, const Shape& y) { return score(x) < score(y); });
@@ -262,17 +278,36 @@ void keep_stages_within_split(DesignPoint& p) {
                                             p.axes.tile.k);
 }
 
+/// The launch fit the seed takes: the name's orientation first; from design space 5, where both
+/// orientations fit and the reference's tensor work was measured, the one whose padded work is
+/// closest to it (the first on a tie).
+std::optional<core::LaunchFit> seed_fit(const core::ReferenceContext& ctx, int space_version, std::string& why_not) {
+  std::vector<core::LaunchFit> fits = core::launch_fits(ctx, &why_not);
+  if (fits.empty()) return std::nullopt;
+  if (space_version < 5 || fits.size() == 1 || ctx.tensor_ops <= 0) return std::move(fits.front());
+  const auto off = [&](const core::LaunchFit& f) {
+    return std::abs(std::log(core::padded_mma_ops(f.tile, ctx) / ctx.tensor_ops));
+  };
+  auto best = std::min_element(fits.begin(), fits.end(),
+                               [&](const core::LaunchFit& a, const core::LaunchFit& b) { return off(a) < off(b); });
+  best->why += fmt::format("; both orientations fit the launch, this one's padded tensor work ({:.0f} M operations) "
+                           "is the closest to the reference's {:.0f} M", core::padded_mma_ops(best->tile, ctx) / 1e6,
+                           ctx.tensor_ops / 1e6);
+  return std::move(*best);
+}
+
 }  // namespace
 
 DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation, int space_version) {
   const FixedProperties f = fixed_properties(ctx);
   std::string why_not;
-  const std::optional<core::LaunchFit> fit = core::launch_fit(ctx, &why_not);
-  const int64_t ref_ctas = ctx.helper_kernel ? 0
-                                             : int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
+  const std::optional<core::LaunchFit> fit = seed_fit(ctx, space_version, why_not);
+  ReferenceLaunch reference;
+  reference.ctas = ctx.helper_kernel ? 0 : int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
+  reference.tensor_ops = ctx.tensor_ops;
   try {
     DesignPoint p = seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt, translation,
-                                      space_version, ref_ctas);
+                                      space_version, reference);
     note_tile_origin(p, ctx, fit, why_not);
     seed_split_k(p, ctx, fit);
     if (space_version >= 4) keep_stages_within_split(p);

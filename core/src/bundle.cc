@@ -464,6 +464,11 @@ ReferenceBundle bundle_from_json(const json& j, const std::string& where) {
       if (!v.is_null() && !v.is_number()) ra["value"].fail("expected a number or null");
       k.ncu_raw.push_back({it.key(), str(it.value(), ra, "unit"), v.is_null() ? std::nullopt : std::optional<double>(v.get<double>())});
     }
+    k.context.tensor_ops = tensor_ops_of(b.arch, [&](std::string_view name) -> std::optional<double> {
+                             for (const NcuInput& in : k.ncu_raw)
+                               if (in.name == name) return in.value;
+                             return std::nullopt;
+                           }).mma;
     const json& notes = array(kj, at, "notes");
     for (std::size_t q = 0; q < notes.size(); ++q) {
       if (!notes[q].is_string()) at["notes"][q].fail("expected a string");

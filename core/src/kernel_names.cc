@@ -146,10 +146,10 @@ std::optional<View> view_of(const ReferenceContext& ctx) {
 
 std::span<const TileSyntaxRule> tile_syntax_rules() { return kSyntaxes; }
 
-std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not) {
-  auto no = [&](std::string why) -> std::optional<LaunchFit> {
+std::vector<LaunchFit> launch_fits(const ReferenceContext& ctx, std::string* why_not) {
+  auto no = [&](std::string why) -> std::vector<LaunchFit> {
     if (why_not) *why_not = std::move(why);
-    return std::nullopt;
+    return {};
   };
   const NameHints h = classify_kernel_name(ctx.kernel_name);
   if (!h.tile || h.tile->m == 0 || h.tile->n == 0) return no("the name spells no tile");
@@ -163,7 +163,9 @@ std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* wh
                           h.warps_m * h.warps_n * 32, l.block_size()));
   const TileHint& t = *h.tile;
   const int64_t max_split = t.k > 0 ? cdiv(v->k, t.k) : 1;
+  std::vector<LaunchFit> fits;
   for (const bool swap : {false, true}) {
+    if (swap && t.m == t.n) break;
     const int64_t bm = swap ? t.n : t.m, bn = swap ? t.m : t.n;
     const int64_t tiles = cdiv(v->m, bm) * cdiv(v->n, bn) * v->z;
     for (int64_t s = 1; s <= max_split; ++s) {
@@ -181,11 +183,27 @@ std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* wh
                           v->n, v->z, s > 1 ? fmt::format(" x {} along K", s) : "",
                           form == GridForm::kClusters && h.cluster > 1
                               ? fmt::format(", rounded up to clusters of {}", h.cluster) : "");
-      return f;
+      fits.push_back(std::move(f));
+      break;
     }
   }
+  if (!fits.empty()) return fits;
   return no(fmt::format("{} CTAs match neither orientation of the {}x{} tile for M={} N={} batch {} (up to {} CTAs "
                         "per tile along K)", ctas, t.m, t.n, v->m, v->n, v->z, max_split));
+}
+
+std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not) {
+  std::vector<LaunchFit> fits = launch_fits(ctx, why_not);
+  if (fits.empty()) return std::nullopt;
+  return std::move(fits.front());
+}
+
+double padded_mma_ops(const TileHint& tile, const ReferenceContext& ctx) {
+  const auto v = view_of(ctx);
+  if (!v || tile.m == 0 || tile.n == 0) return 0;
+  const int64_t bk = tile.k > 0 ? tile.k : 1;
+  return 2.0 * static_cast<double>(v->z) * static_cast<double>(cdiv(v->m, tile.m) * tile.m) *
+         static_cast<double>(cdiv(v->n, tile.n) * tile.n) * static_cast<double>(cdiv(v->k, bk) * bk);
 }
 
 std::span<const KernelNameRule> kernel_name_rules() { return kRules; }

@@ -340,6 +340,16 @@ std::string op_signature(const TraceKernel& kernel) {
   return s;
 }
 
+TensorOps tensor_ops_of(Arch arch, const std::function<std::optional<double>(std::string_view)>& value) {
+  TensorOps ops;
+  for (const NcuTerm& t : metric_def(MetricId::kArithIntensity).ncu[static_cast<std::size_t>(arch)].numerator) {
+    if (t.name.rfind("sm__ops_path_tensor_src_", 0) != 0) continue;
+    const double v = value(t.name).value_or(0);
+    (t.name.find("fp64") != std::string_view::npos ? ops.fp64 : ops.mma) += v;
+  }
+  return ops;
+}
+
 ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, Arch arch) {
   ReferenceContext ctx;
   ctx.kernel_name = ncu ? ncu->name : kernel.name;
@@ -366,31 +376,27 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
     ctx.name_rule = std::string(hints.rule->id);
     ctx.helper_kernel = hints.rule->role == KernelRole::kHelper && ctx.op != OpKind::kOther;
   }
-  const std::optional<double> pipe =
-      ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;
   // Tensor FLOP counters of this architecture (the arith_intensity row's sm__ops_path_tensor_src_*
   // terms). They count only real MMA work: HFMA2.MMA constant building leaves them at 0 (measured on
   // the H200 layout-transpose kernels, tests/data/h200), so any non-zero count is tensor-core work
   // even when a small GEMM keeps the pipe under the threshold (pi0's M=51 bmm: 1.4 %).
-  double tensor_ops = 0, fp64_ops = 0;
-  if (ncu) {
-    for (const NcuTerm& t : metric_def(MetricId::kArithIntensity).ncu[static_cast<std::size_t>(arch)].numerator) {
-      if (t.name.rfind("sm__ops_path_tensor_src_", 0) != 0) continue;
-      const double v = cell(ncu, t.name).value_or(0);
-      (t.name.find("fp64") != std::string_view::npos ? fp64_ops : tensor_ops) += v;
-    }
-  }
+  const TensorOps ops = tensor_ops_of(arch, [&](std::string_view name) { return cell(ncu, name); });
+  const double tensor_ops = ops.mma, fp64_ops = ops.fp64;
+  ctx.tensor_ops = tensor_ops;
+  const std::optional<double> pipe =
+      ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;
+  const double pipe_pct = pipe.value_or(0);
   if (pipe) {
     if (fp64_ops > 0 && tensor_ops == 0) {
       ctx.engine = EngineClass::kDmma;
       ctx.engine_reason = fmt::format("counter: {:.0f} fp64 tensor ops (DMMA)", fp64_ops);
-    } else if (*pipe > kTensorPipeThresholdPct || tensor_ops > 0) {
+    } else if (pipe_pct > kTensorPipeThresholdPct || tensor_ops > 0) {
       ctx.engine = EngineClass::kTensorCore;
-      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % (threshold {} %), {:.0f} tensor ops", *pipe,
+      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % (threshold {} %), {:.0f} tensor ops", pipe_pct,
                                       kTensorPipeThresholdPct, tensor_ops);
     } else {
       ctx.engine = EngineClass::kSimt;
-      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % <= {} % and no tensor ops", *pipe,
+      ctx.engine_reason = fmt::format("counter: tensor pipe {:.2f} % <= {} % and no tensor ops", pipe_pct,
                                       kTensorPipeThresholdPct);
     }
     if (hints.rule && hints.rule->engine != ctx.engine)

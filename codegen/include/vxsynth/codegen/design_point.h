@@ -215,8 +215,10 @@ using PointStepFn = bool (*)(DesignPoint& p, bool forward);
 /// take the warp-epilogue schedule (TcSchedule; docs/codegen.md "Tensor-core schedules"). Version 4:
 /// the prefetch axis steps a warp-epilogue point's CUDA stage count, seeds keep no more stages
 /// than a split has K tiles, and tensor-core seeds take at least 16 threads per Vortex warp (the
-/// TCU's fragments then stay in registers: sdk/include/vx_tensor.h).
-inline constexpr int kDesignSpaceVersion = 4;
+/// TCU's fragments then stay in registers: sdk/include/vx_tensor.h). Version 5: tensor-core seeds
+/// pad like the reference (its measured tensor work picks the orientation of the kernel name's tile
+/// and orders the candidate tiles: codegen/seed.h).
+inline constexpr int kDesignSpaceVersion = 5;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
 

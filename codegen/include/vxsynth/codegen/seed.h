@@ -26,6 +26,9 @@ namespace vxsynth::codegen {
 /// - tc_schedule (design space 3 on, `space_version`): tensor-core seeds take the warp epilogue,
 ///   with the kernel name's stage count as cuda_stages; their candidate tiles are ordered by
 ///   padding, fragments per warp and the reference's CTAs (docs/codegen.md "Tensor-core schedules").
+///   From design space 5 the padding they are ordered by is the reference's: where its tensor work
+///   was measured, the tiles whose padded work (core::padded_mma_ops) is closest to it come first,
+///   and where both orientations of the name's tile fit the launch, the one closest to it is taken.
 /// - split_k: the launch fit's CTAs per tile along K; else, for a main kernel launched with at
 ///   least twice the seed's CTAs, the reference's grid as the target (each slice ≥ 2 K stages).
 /// - seed_origin: for tile, split_k (and prefetch on tensor-core paths) where the value came from.
@@ -46,11 +49,17 @@ namespace vxsynth::codegen {
                                             CudaTranslation translation = CudaTranslation::kNative,
                                             int space_version = kDesignSpaceVersion);
 
-/// Seed from already extracted fixed properties (same rules; `ref_ctas`: the reference launch's
-/// CTAs, 0 when unknown or a helper's).
+/// What the seed's tile order takes from the reference launch besides its name.
+struct ReferenceLaunch {
+  int64_t ctas = 0;       ///< CTAs of the launch; 0 when unknown or a helper's
+  double tensor_ops = 0;  ///< tensor operations it executed (core::ReferenceContext::tensor_ops); 0 = unknown
+};
+
+/// Seed from already extracted fixed properties (same rules).
 [[nodiscard]] DesignPoint seed_design_point(const FixedProperties& fixed,
                                             const std::optional<core::TileHint>& hint = std::nullopt,
                                             CudaTranslation translation = CudaTranslation::kNative,
-                                            int space_version = kDesignSpaceVersion, int64_t ref_ctas = 0);
+                                            int space_version = kDesignSpaceVersion,
+                                            const ReferenceLaunch& reference = {});
 
 }  // namespace vxsynth::codegen

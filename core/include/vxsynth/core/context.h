@@ -74,6 +74,11 @@ struct ReferenceContext {
   EngineClass engine = EngineClass::kSimt;
   LaunchGeometry launch;
   std::optional<TileHint> tile_hint;
+  /// Tensor-pipe operations the profiled launch executed (the arith_intensity row's
+  /// sm__ops_path_tensor_src_* counters except fp64): 2 per multiply-accumulate over the extents the
+  /// kernel padded its GEMM to (docs/codegen.md "Seed"); 0 without ncu values or tensor work. Derived
+  /// from the bundle's ncu values when it is read, not stored in the context.
+  double tensor_ops = 0;
   // --- provenance of the fields above (added by [signature]) ---
   std::vector<std::string> op_stack;  ///< torch ops outermost → innermost, e.g. {aten::linear, aten::addmm}
   std::vector<TensorDesc> operands;   ///< tensor arguments of the op the shape was read from

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vxsynth/core/context.h"
 
@@ -96,6 +97,18 @@ struct LaunchFit {
 /// kClusters rounded up to whole clusters, and the warp layout (if spelled) × 32 equals the block.
 /// nullopt with `why_not` set otherwise (no tile, no shape, or the launch disagrees).
 [[nodiscard]] std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not = nullptr);
+
+/// Every launch fit of `ctx`'s kernel name: the name's order first, then the swapped one (each with
+/// the fewest CTAs per tile along K that fits); empty with `why_not` set when none fits. Where both
+/// orientations fit, the reference's measured tensor work (ReferenceContext::tensor_ops, compared
+/// with padded_mma_ops) tells them apart: the extents a kernel pads differ between them.
+[[nodiscard]] std::vector<LaunchFit> launch_fits(const ReferenceContext& ctx, std::string* why_not = nullptr);
+
+/// Tensor operations of a GEMM computed over whole tiles of `tile` (oriented like the GEMM view):
+/// 2·batch·⌈M/BM⌉·BM·⌈N/BN⌉·BN·⌈K/BK⌉·BK, BK = 1 where the tile has none; 0 without a shape. The
+/// counters count 2 per multiply-accumulate of the padded extents (the H100/H200 bundles: π0 k4's
+/// nvjet 56x64 tile pads M = 51 to 56, Diffusion Policy k8's 64x32 pads N·P·Q = 4 to 64).
+[[nodiscard]] double padded_mma_ops(const TileHint& tile, const ReferenceContext& ctx);
 
 /// The kernel's function base name, as ncu's `--kernel-name-base function` prints it: template
 /// arguments (at any depth) and the parameter list removed, then the return type and every

@@ -8,7 +8,9 @@
 /// second, block size and launch geometry from the profiled launch, and
 /// a tile hint only where the launch grid agrees with it.
 
+#include <functional>
 #include <optional>
+#include <string_view>
 
 #include "vxsynth/core/context.h"
 #include "vxsynth/core/metrics.h"
@@ -24,6 +26,14 @@ inline constexpr double kTensorPipeThresholdPct = 5.0;
 /// Context of `kernel`. `ncu` (may be null) is the kernel's joined ncu row from a file of `arch`.
 /// Never throws on unusual ops: an op we cannot read a shape from gives OpKind::kOther and no shape.
 [[nodiscard]] ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, Arch arch);
+
+/// Tensor-op counts of `arch`'s arith_intensity numerator (its sm__ops_path_tensor_src_* terms),
+/// read through `value` (nullopt = not measured, counted 0): MMA operations of every non-fp64
+/// source type, and fp64 (DMMA) operations.
+struct TensorOps {
+  double mma = 0, fp64 = 0;
+};
+[[nodiscard]] TensorOps tensor_ops_of(Arch arch, const std::function<std::optional<double>(std::string_view)>& value);
 
 /// The kernel's op signature, the part of the hot-kernel grouping key that says which computation
 /// the launch serves (paper §3.2: one benchmark per op at its profiled shape). For an op whose shape
