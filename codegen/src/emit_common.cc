@@ -36,6 +36,10 @@ void plan_tensor_core(Plan& pl) {
   pl.pad = cuda ? cuda_tc_row_pad(p) : 0;
   pl.stages = cuda ? cuda_tc_stages(p) : 1;
   plan_vectors(pl);
+  if (schedule_info(p.tc_schedule).warp_epilogue && p.axes.k_range == KRange::kSpecialized) {
+    if (pl.vec_a == 1 && pl.g.m < p.axes.tile.m) pl.live_m = static_cast<uint32_t>(pl.g.m);
+    if (pl.vec_b == 1 && pl.g.n < p.axes.tile.n) pl.live_n = static_cast<uint32_t>(pl.g.n);
+  }
 }
 
 }  // namespace
@@ -160,10 +164,23 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
     const uint32_t bs = pl.p->fixed.block_size;
     // A tile that is not a multiple of the block (tensor-core warp-epilogue schedule) takes one more
     // step, which covers part of it.
-    w.pp((a.tile.m * a.tile.k) % bs ? "#define FILL_A ((BM * BK + BS - 1) / BS)  // A elements each thread fills per stage, at most"
-                                    : "#define FILL_A (BM * BK / BS)  // A elements each thread fills per stage");
-    w.pp((a.tile.k * a.tile.n) % bs ? "#define FILL_B ((BK * BN + BS - 1) / BS)  // B elements each thread fills per stage, at most"
-                                    : "#define FILL_B (BK * BN / BS)  // B elements each thread fills per stage");
+    if (pl.live_m) {
+      w.pp(fmt::format("#define LIVE_M {}    // rows of As that hold A in some block (M < BM); the others are zeroed once",
+                       pl.live_m));
+    }
+    if (pl.live_n) {
+      w.pp(fmt::format("#define LIVE_N {}    // extent of Bs along N that holds B in some block (N < BN); the rest is "
+                       "zeroed once", pl.live_n));
+    }
+    const std::string rows_a = pl.live_m ? "LIVE_M" : "BM", cols_b = pl.live_n ? "LIVE_N" : "BN";
+    const uint32_t elems_a = (pl.live_m ? pl.live_m : a.tile.m) * a.tile.k;
+    const uint32_t elems_b = a.tile.k * (pl.live_n ? pl.live_n : a.tile.n);
+    w.pp(elems_a % bs ? fmt::format("#define FILL_A (({} * BK + BS - 1) / BS)  // A elements each thread fills per "
+                                    "stage, at most", rows_a)
+                      : fmt::format("#define FILL_A ({} * BK / BS)  // A elements each thread fills per stage", rows_a));
+    w.pp(elems_b % bs ? fmt::format("#define FILL_B ((BK * {} + BS - 1) / BS)  // B elements each thread fills per "
+                                    "stage, at most", cols_b)
+                      : fmt::format("#define FILL_B (BK * {} / BS)  // B elements each thread fills per stage", cols_b));
   }
   if (pl.tc) emit_tc_defines(w, pl);
 }

@@ -37,6 +37,11 @@ struct Plan {
   uint32_t pad = 0;                ///< padding elements after each smem operand row (CUDA)
   uint32_t stages = 1;             ///< smem stages of the operand tiles (2: asynchronous copies)
   uint32_t vec_a = 1, vec_b = 1;   ///< elements per fill of A and B (16-byte vectors on CUDA, else 1)
+  /// Element-filled operand tiles of the warp-epilogue schedule at a specialised shape whose GEMM
+  /// extent is smaller than the tile's (one tile along it): the rows of As (live_m = M) and the N
+  /// extent of Bs (live_n = N) that hold operand data. The fills cover only those; the rest of the
+  /// tile is zeroed once per block (docs/codegen.md "Tensor-core strategy"). 0: the whole tile.
+  uint32_t live_m = 0, live_n = 0;
 };
 
 [[nodiscard]] Plan make_plan(const DesignPoint& p, Dialect d);

@@ -25,13 +25,18 @@ struct TcOperand {
   uint32_t vec;               ///< elements per fill (16-byte vectors on CUDA, else 1)
   bool rows_are_k;            ///< B stored k x n (row-major fragments); A and linear B are rows x k
   bool b_col_major;           ///< B stored n x k: matrix_b fragments are column-major
+  /// The part of the tile an element fill covers (Plan::live_m / live_n: "LIVE_M" rows or "LIVE_N"
+  /// along N where the GEMM extent is smaller than the tile's; else rows and cols).
+  std::string fill_rows, fill_cols;
   [[nodiscard]] std::string upper() const { return id == 'a' ? "A" : "B"; }
+  [[nodiscard]] bool partly_live() const { return fill_rows != rows || fill_cols != cols; }
 };
 
 std::vector<TcOperand> tc_operands(const Plan& pl) {
   const bool cm = pl.b_k_contiguous;
-  return {{'a', "A", "As", "BM", "BK", pl.vec_a, false, false},
-          {'b', "B", "Bs", cm ? "BN" : "BK", cm ? "BK" : "BN", pl.vec_b, !cm, cm}};
+  const std::string a_rows = pl.live_m ? "LIVE_M" : "BM", b_n = pl.live_n ? "LIVE_N" : "BN";
+  return {{'a', "A", "As", "BM", "BK", pl.vec_a, false, false, a_rows, "BK"},
+          {'b', "B", "Bs", cm ? "BN" : "BK", cm ? "BK" : "BN", pl.vec_b, !cm, cm, cm ? b_n : "BK", cm ? "BK" : b_n}};
 }
 
 /// GEMM coordinates of tile element (r, c) of the stage at `k0`, as the loader's arguments.
@@ -68,10 +73,36 @@ enum class Move { kNone, kDirect, kToRegs, kRegsToTile };
 /// How a fill moves a vector operand's 16-byte vectors.
 enum class VecMove { kNone, kSync, kAsync };
 
-/// Elements of operand tile `o` (rows x cols).
+/// Elements of operand tile `o` an element fill covers (fill_rows x fill_cols).
 uint32_t tile_elements(const Plan& pl, const TcOperand& o) {
   const auto& t = pl.p->axes.tile;
-  return o.id == 'a' ? t.m * t.k : t.k * t.n;
+  return o.id == 'a' ? (pl.live_m ? pl.live_m : t.m) * t.k : t.k * (pl.live_n ? pl.live_n : t.n);
+}
+
+/// Zero of the shared tile's element type.
+std::string tile_zero(const Plan& pl) {
+  if (!cuda(pl)) return "(uint16_t)0";
+  return to_tile(pl, "0.0f");
+}
+
+/// The part of an element operand's tile outside its fill (trailing rows or columns of every
+/// stage), zeroed once at the block's start: no block's operand data ever lands there, so the
+/// fills leave it and the fragments read zeros, as over padding. Predicated stores, like the fills.
+void emit_zero_outside_fill(CodeWriter& w, const Plan& pl, const TcOperand& o) {
+  const bool rows_dead = o.fill_rows != o.rows;
+  const std::string dr = rows_dead ? fmt::format("({} - {})", o.rows, o.fill_rows) : o.rows;
+  const std::string dc = rows_dead ? o.cols : fmt::format("({} - {})", o.cols, o.fill_cols);
+  w.line("// {} outside {} x {}: zeroed once per block; no operand data ever lands there.", o.tile, o.fill_rows,
+         o.fill_cols);
+  w.open(fmt::format("for (int i = 0; i < (STAGES * {} * {} + BS - 1) / BS; ++i)", dr, dc));
+  w.line("const int in = tid + i * BS < STAGES * {} * {};", dr, dc);
+  w.line("const int e = (tid + i * BS) & -in;");
+  w.line("const int s = e / ({} * {});", dr, dc);
+  w.line("const int x = e - s * ({} * {});", dr, dc);
+  w.line("const int r = {}x / {};", rows_dead ? o.fill_rows + " + " : "", dc);
+  w.line("const int c = {}x % {};", rows_dead ? "" : o.fill_cols + " + ", dc);
+  w.line("VXS_GST(&{}[s][r][c], {}, in);", o.tile, tile_zero(pl));
+  w.close();
 }
 
 /// Element fill of one operand (one element per thread and step; axis lane_map orders them).
@@ -87,17 +118,18 @@ void emit_element_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const 
   const std::string load = to_tile(pl, fmt::format("vxs_load_{}({}, d, z, {})", o.id, o.ptr, coords(o, k0)));
   w.open(fmt::format("for (int i = 0; i < FILL_{}; ++i)", o.upper()));
   if (partial) {
-    w.line("const int in = tid + i * BS < {} * {};  // the last step covers part of the tile", o.rows, o.cols);
+    w.line("const int in = tid + i * BS < {} * {};  // the last step covers part of the tile", o.fill_rows,
+           o.fill_cols);
     w.line("const int e = (tid + i * BS) & -in;");
   } else {
     w.line("const int e = tid + i * BS;");
   }
   if (fast_col) {  // consecutive e along the operand's contiguous dimension
-    w.line("const int r = e / {};", o.cols);
-    w.line("const int c = e % {};", o.cols);
+    w.line("const int r = e / {};", o.fill_cols);
+    w.line("const int c = e % {};", o.fill_cols);
   } else {
-    w.line("const int r = e % {};", o.rows);
-    w.line("const int c = e / {};", o.rows);
+    w.line("const int r = e % {};", o.fill_rows);
+    w.line("const int c = e / {};", o.fill_rows);
   }
   auto store = [&](const std::string& val) {
     if (partial) {
@@ -412,6 +444,9 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
 void emit_tc_gemm_body(CodeWriter& w, const Plan& pl) {
   emit_block_coords(w, pl);
   emit_tc_smem(w, pl);
+  for (const TcOperand& o : tc_operands(pl)) {
+    if (o.vec == 1 && o.partly_live()) emit_zero_outside_fill(w, pl, o);
+  }
   emit_tc_accumulators(w, pl);
   if (pl.stages > 1) {
     emit_multi_stage_loop(w, pl);
