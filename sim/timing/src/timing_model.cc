@@ -683,8 +683,8 @@ uint64_t TimingModel::run_serial() {
   return end;
 }
 
-/// What one partition did in an epoch.
-struct TimingModel::PartRun {
+/// What one partition did in an epoch (a cache line each: partitions run on different threads).
+struct alignas(64) TimingModel::PartRun {
   bool worked = false;   ///< some core scheduled or issued
   bool finished = false; ///< no core of the partition is busy any more
   uint64_t finish = 0;   ///< the cycle after the partition's last busy cycle
@@ -693,22 +693,24 @@ struct TimingModel::PartRun {
 void TimingModel::run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st) {
   const uint32_t first = partitions_[part];
   const uint32_t end = part + 1 < partitions_.size() ? partitions_[part + 1] : cfg_.total_cores();
-  st.worked = false;
   // The epoch's commit may have changed any core's warps: every core is ticked at its start.
   for (uint32_t c = first; c < end; ++c) cores_[c]->wake = from;
+  PartRun run = st;  // updated per cycle in this thread's own copy, stored once at the epoch's end
+  run.worked = false;
   uint64_t t = from;
   while (t < to) {
     const bool any = tick_cores(first, end, t);
     bool is_busy = false;
     for (uint32_t c = first; c < end; ++c) is_busy = is_busy || busy(*cores_[c]);
-    st.worked = st.worked || any;
-    if (!is_busy && !st.finished) {
-      st.finished = true;
-      st.finish = t + 1;
+    run.worked = run.worked || any;
+    if (!is_busy && !run.finished) {
+      run.finished = true;
+      run.finish = t + 1;
     }
     // Nothing until the epoch ends: skip to it.
     t = any ? t + 1 : std::min(next_wake(first, end), to);
   }
+  st = run;
   for (uint32_t c = first; c < end; ++c) {
     sync_counters(*cores_[c], to);
     cores_[c]->now = to;
