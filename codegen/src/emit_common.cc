@@ -172,15 +172,16 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
       w.pp(fmt::format("#define LIVE_N {}    // extent of Bs along N that holds B in some block (N < BN); the rest is "
                        "zeroed once", pl.live_n));
     }
-    const std::string rows_a = pl.live_m ? "LIVE_M" : "BM", cols_b = pl.live_n ? "LIVE_N" : "BN";
-    const uint32_t elems_a = (pl.live_m ? pl.live_m : a.tile.m) * a.tile.k;
-    const uint32_t elems_b = a.tile.k * (pl.live_n ? pl.live_n : a.tile.n);
-    w.pp(elems_a % bs ? fmt::format("#define FILL_A (({} * BK + BS - 1) / BS)  // A elements each thread fills per "
-                                    "stage, at most", rows_a)
-                      : fmt::format("#define FILL_A ({} * BK / BS)  // A elements each thread fills per stage", rows_a));
-    w.pp(elems_b % bs ? fmt::format("#define FILL_B ((BK * {} + BS - 1) / BS)  // B elements each thread fills per "
-                                    "stage, at most", cols_b)
-                      : fmt::format("#define FILL_B (BK * {} / BS)  // B elements each thread fills per stage", cols_b));
+    const char* rows_a = pl.fill_m_macro();
+    const char* cols_b = pl.fill_n_macro();
+    w.pp((pl.fill_m() * a.tile.k) % bs
+             ? fmt::format("#define FILL_A (({} * BK + BS - 1) / BS)  // A elements each thread fills per stage, "
+                           "at most", rows_a)
+             : fmt::format("#define FILL_A ({} * BK / BS)  // A elements each thread fills per stage", rows_a));
+    w.pp((a.tile.k * pl.fill_n()) % bs
+             ? fmt::format("#define FILL_B ((BK * {} + BS - 1) / BS)  // B elements each thread fills per stage, "
+                           "at most", cols_b)
+             : fmt::format("#define FILL_B (BK * {} / BS)  // B elements each thread fills per stage", cols_b));
   }
   if (pl.tc) emit_tc_defines(w, pl);
 }

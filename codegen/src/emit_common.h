@@ -42,6 +42,11 @@ struct Plan {
   /// extent of Bs (live_n = N) that hold operand data. The fills cover only those; the rest of the
   /// tile is zeroed once per block (docs/codegen.md "Tensor-core strategy"). 0: the whole tile.
   uint32_t live_m = 0, live_n = 0;
+  /// The rows of As and the N extent of Bs that an element fill covers, and their macros.
+  [[nodiscard]] uint32_t fill_m() const { return live_m ? live_m : p->axes.tile.m; }
+  [[nodiscard]] uint32_t fill_n() const { return live_n ? live_n : p->axes.tile.n; }
+  [[nodiscard]] const char* fill_m_macro() const { return live_m ? "LIVE_M" : "BM"; }
+  [[nodiscard]] const char* fill_n_macro() const { return live_n ? "LIVE_N" : "BN"; }
 };
 
 [[nodiscard]] Plan make_plan(const DesignPoint& p, Dialect d);

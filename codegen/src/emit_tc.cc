@@ -34,7 +34,7 @@ struct TcOperand {
 
 std::vector<TcOperand> tc_operands(const Plan& pl) {
   const bool cm = pl.b_k_contiguous;
-  const std::string a_rows = pl.live_m ? "LIVE_M" : "BM", b_n = pl.live_n ? "LIVE_N" : "BN";
+  const std::string a_rows = pl.fill_m_macro(), b_n = pl.fill_n_macro();
   return {{'a', "A", "As", "BM", "BK", pl.vec_a, false, false, a_rows, "BK"},
           {'b', "B", "Bs", cm ? "BN" : "BK", cm ? "BK" : "BN", pl.vec_b, !cm, cm, cm ? b_n : "BK", cm ? "BK" : b_n}};
 }
@@ -75,8 +75,7 @@ enum class VecMove { kNone, kSync, kAsync };
 
 /// Elements of operand tile `o` an element fill covers (fill_rows x fill_cols).
 uint32_t tile_elements(const Plan& pl, const TcOperand& o) {
-  const auto& t = pl.p->axes.tile;
-  return o.id == 'a' ? (pl.live_m ? pl.live_m : t.m) * t.k : t.k * (pl.live_n ? pl.live_n : t.n);
+  return o.id == 'a' ? pl.fill_m() * pl.p->axes.tile.k : pl.p->axes.tile.k * pl.fill_n();
 }
 
 /// Zero of the shared tile's element type.

@@ -71,7 +71,7 @@ double tile_epilogue_score(const Shape& t, const GemmView& g) {
 /// unknown or when that is smaller (a kernel computes at least the whole output).
 double reference_padded_mn(const GemmView& g, const ReferenceLaunch& r) {
   const double mn = static_cast<double>(g.m) * static_cast<double>(g.n);
-  if (r.tensor_ops <= 0) return mn;
+  if (r.tensor_ops <= 0 || g.k <= 0 || g.z <= 0) return mn;
   return std::max(mn, r.tensor_ops / (2.0 * static_cast<double>(g.z) * static_cast<double>(g.k)));
 }
 
@@ -81,13 +81,16 @@ double reference_padded_mn(const GemmView& g, const ReferenceLaunch& r) {
 /// about 2x2 CUDA fragments per warp (each A and B fragment loaded from shared memory feeds two
 /// mma_sync instead of one); at least the reference's CTAs (0: unknown) before split-K; then closest
 /// to square. Weights are judgements, ordered so that padding (tensor-core work and fills) weighs
-/// most. A reference that padded an extent beyond its power-of-two rounding (cuDNN's 64 rows of
-/// N·P·Q = 4) raises that extent's cap to the padding.
+/// most. An extent's cap is its power-of-two rounding (at least 16), or the reference's padding of it
+/// where that is at least twice as much: the padded M·N over the other extent's rounding (cuDNN's
+/// 64 or 128 rows of N·P·Q = 4 under 2048 filters; a ratio under 2 is the K tile's rounding, which
+/// the padded M·N also carries).
 double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warps, uint32_t fm, uint32_t fn,
                            int64_t ref_ctas, double padded_mn) {
   const auto cap = [&](int64_t extent, int64_t other) {
-    const auto padded = static_cast<int64_t>(std::ceil(padded_mn / static_cast<double>(other)));
-    return std::max<int64_t>({round_pow2(extent), 16, round_pow2(padded)});
+    const int64_t rounded = std::max<int64_t>(round_pow2(extent), 16);
+    const auto padded = round_pow2(static_cast<int64_t>(std::ceil(padded_mn / static_cast<double>(round_pow2(other)))));
+    return padded >= 2 * rounded ? padded : rounded;
   };
   const bool fits = static_cast<int64_t>(t.bm) <= cap(g.m, g.n) && static_cast<int64_t>(t.bn) <= cap(g.n, g.m);
   const int64_t tiles_m = (g.m + t.bm - 1) / t.bm, tiles_n = (g.n + t.bn - 1) / t.bn;
@@ -278,30 +281,14 @@ void keep_stages_within_split(DesignPoint& p) {
                                             p.axes.tile.k);
 }
 
-/// The launch fit the seed takes: the name's orientation first; from design space 5, where both
-/// orientations fit and the reference's tensor work was measured, the one whose padded work is
-/// closest to it (the first on a tie).
-std::optional<core::LaunchFit> seed_fit(const core::ReferenceContext& ctx, int space_version, std::string& why_not) {
-  std::vector<core::LaunchFit> fits = core::launch_fits(ctx, &why_not);
-  if (fits.empty()) return std::nullopt;
-  if (space_version < 5 || fits.size() == 1 || ctx.tensor_ops <= 0) return std::move(fits.front());
-  const auto off = [&](const core::LaunchFit& f) {
-    return std::abs(std::log(core::padded_mma_ops(f.tile, ctx) / ctx.tensor_ops));
-  };
-  auto best = std::min_element(fits.begin(), fits.end(),
-                               [&](const core::LaunchFit& a, const core::LaunchFit& b) { return off(a) < off(b); });
-  best->why += fmt::format("; both orientations fit the launch, this one's padded tensor work ({:.0f} M operations) "
-                           "is the closest to the reference's {:.0f} M", core::padded_mma_ops(best->tile, ctx) / 1e6,
-                           ctx.tensor_ops / 1e6);
-  return std::move(*best);
-}
-
 }  // namespace
 
 DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation translation, int space_version) {
   const FixedProperties f = fixed_properties(ctx);
   std::string why_not;
-  const std::optional<core::LaunchFit> fit = seed_fit(ctx, space_version, why_not);
+  // Design space 5: the orientation of the name's tile that agrees with the reference's tensor work.
+  const std::optional<core::LaunchFit> fit =
+      space_version >= 5 ? core::best_launch_fit(ctx, &why_not) : core::launch_fit(ctx, &why_not);
   ReferenceLaunch reference;
   reference.ctas = ctx.helper_kernel ? 0 : int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
   reference.tensor_ops = ctx.tensor_ops;

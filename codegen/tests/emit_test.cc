@@ -95,6 +95,36 @@ TEST(Emit, VortexTensorCoreKernelsEndWithABarrierAfterTheirLastLocalMemoryRead) 
   EXPECT_GT(warp_epilogue, 0);
 }
 
+// Generator 9: a warp-epilogue tile wider than its operand fills only the live part and zeroes the
+// rest once per block (docs/codegen.md "Tensor-core strategy"). conv1d TF32 at 32x32x16: M = 8
+// filters, N·P·Q = 22; CUDA fills A with 16-byte vectors (whole tile) and B (im2col) by element,
+// Vortex fills both by element.
+TEST(Emit, TilesWiderThanTheOperandFillOnlyTheLivePart) {
+  const DesignPoint p =
+      testing_points::live_fill_point(check::OpFamily::kConv1d, check::PrecisionPath::kTf32, kDesignSpaceVersion);
+  ASSERT_EQ(validation_errors(p), "");
+  const std::string cu = emit_cuda(p).file(kCudaFileName).text;
+  EXPECT_NE(cu.find("#define LIVE_N 22 "), std::string::npos);
+  EXPECT_EQ(cu.find("#define LIVE_M"), std::string::npos) << "A is a vector operand on CUDA";
+  EXPECT_NE(cu.find("#define FILL_B ((BK * LIVE_N + BS - 1) / BS)"), std::string::npos);
+  EXPECT_NE(cu.find("const int in = tid + i * BS < BK * LIVE_N;"), std::string::npos);
+  EXPECT_NE(cu.find("const int c = LIVE_N + x % (BN - LIVE_N);"), std::string::npos);
+  const std::string vx = emit_vortex(p).file("kernel.cpp").text;
+  EXPECT_NE(vx.find("#define LIVE_M 8 "), std::string::npos);
+  EXPECT_NE(vx.find("#define LIVE_N 22 "), std::string::npos);
+  EXPECT_NE(vx.find("#define FILL_A (LIVE_M * BK / BS)"), std::string::npos) << "8 x 16 elements, 128 threads";
+  EXPECT_NE(vx.find("const int r = LIVE_M + x / BK;"), std::string::npos);
+  // Both zero loops come before the K loop, once per block.
+  const std::size_t k_loop = vx.find("for (int t = 0; t < kt_per_split; ++t)");
+  ASSERT_NE(k_loop, std::string::npos);
+  EXPECT_LT(vx.find("As outside LIVE_M x BK"), k_loop);
+  EXPECT_LT(vx.find("Bs outside BK x LIVE_N"), k_loop);
+  // A generic (unspecialised) K keeps the whole-tile fills.
+  DesignPoint generic = p;
+  generic.axes.k_range = KRange::kGeneric;
+  EXPECT_EQ(emit_vortex(generic).file("kernel.cpp").text.find("LIVE_"), std::string::npos);
+}
+
 class CudaCompiles : public ::testing::TestWithParam<testing_points::Case> {};
 
 TEST_P(CudaCompiles, WithNvccForSm90) {

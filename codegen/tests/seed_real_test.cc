@@ -143,7 +143,7 @@ TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
 // Design space 5 on every tensor-core kernel of the shipped bundles: the seed pads like the
 // reference. Its tile's padded tensor work is at least as close to the measured one as design
 // space 4's, never more than 2x off where an orientation of the name's tile fits, and the
-// convolutions whose N·P·Q (4, 16) cuDNN pads to 64 or 128 rows take those paddings: Diffusion
+// convolutions whose N·P·Q (4, 8, 16) cuDNN pads to 64 or 128 rows take those paddings: Diffusion
 // Policy's sm80 kernels (tilesize64x32x64) the name's tile swapped (64 along N·P·Q, the swapped
 // fit's CTAs per tile along K), its sm90 kernels (tensor work of 128 rows of N·P·Q = 4) 128.
 TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceFivePadLikeTheReference) {

@@ -65,9 +65,28 @@ inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path, int s
   return seed_design_point(small_fixed(family, path), std::nullopt, CudaTranslation::kNative, space);
 }
 
+/// Generator 9's fills of a tile wider than its operand (docs/codegen.md "Tensor-core strategy"): the
+/// small shape with K a multiple of 16 (linear, matmul, bmm K = 48; conv1d C = 16, K = 80; conv2d
+/// C = 32, K = 144 per group), so that the point is specialised, under a 32x32x16 warp-epilogue tile
+/// wider than M and N (M = 20, 24, 12, 8, 3; N = 24, 20, 20, 22, 24): the Vortex side fills LIVE_M rows
+/// of A and LIVE_N of B, CUDA the element-filled operands likewise.
+inline DesignPoint live_fill_point(check::OpFamily family, check::PrecisionPath path, int space) {
+  FixedProperties f = small_fixed(family, path);
+  if (f.op.is_conv()) {
+    f.op.conv.c = family == check::OpFamily::kConv1d ? 16 : 32;
+  } else {
+    f.op.gemm.k = 48;
+  }
+  DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+  p.axes.tile = {32, 32, 16};
+  p.axes.split_k = 1;
+  p.axes.k_range = KRange::kSpecialized;
+  return p;
+}
+
 /// The seed plus three variants that change different axes (each variant is valid); from design
 /// space 3 a tensor-core case is the warp-epilogue schedule, named "<family>_<path>_we_..." (design
-/// space 4: with 16 threads per Vortex warp).
+/// space 4: with 16 threads per Vortex warp; design space 5 adds "<...>_we_live", live_fill_point).
 inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path, int space = kTileEpilogueSpace) {
   const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path)) +
                            (space >= 3 ? "_we" : "");
@@ -123,6 +142,7 @@ inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath p
   out.push_back({base + "_v1", v1});
   out.push_back({base + "_v2", v2});
   out.push_back({base + "_v3", v3});
+  if (space >= 5 && path != check::PrecisionPath::kFp32) out.push_back({base + "_live", live_fill_point(family, path, space)});
   return out;
 }
 

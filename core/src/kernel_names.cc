@@ -3,6 +3,7 @@
 #include <array>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <tuple>
 #include <utility>
 #include <regex>
@@ -196,6 +197,19 @@ std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* wh
   std::vector<LaunchFit> fits = launch_fits(ctx, why_not);
   if (fits.empty()) return std::nullopt;
   return std::move(fits.front());
+}
+
+std::optional<LaunchFit> best_launch_fit(const ReferenceContext& ctx, std::string* why_not) {
+  std::vector<LaunchFit> fits = launch_fits(ctx, why_not);
+  if (fits.empty()) return std::nullopt;
+  if (fits.size() == 1 || ctx.tensor_ops <= 0) return std::move(fits.front());
+  const auto off = [&](const LaunchFit& f) { return std::abs(std::log(padded_mma_ops(f.tile, ctx) / ctx.tensor_ops)); };
+  auto best = std::min_element(fits.begin(), fits.end(),
+                               [&](const LaunchFit& a, const LaunchFit& b) { return off(a) < off(b); });
+  best->why += fmt::format("; both orientations fit the launch, this one's padded tensor work ({:.0f} M operations) "
+                           "is the closest to the reference's {:.0f} M", padded_mma_ops(best->tile, ctx) / 1e6,
+                           ctx.tensor_ops / 1e6);
+  return std::move(*best);
 }
 
 double padded_mma_ops(const TileHint& tile, const ReferenceContext& ctx) {

@@ -344,7 +344,7 @@ TensorOps tensor_ops_of(Arch arch, const std::function<std::optional<double>(std
   TensorOps ops;
   for (const NcuTerm& t : metric_def(MetricId::kArithIntensity).ncu[static_cast<std::size_t>(arch)].numerator) {
     if (t.name.rfind("sm__ops_path_tensor_src_", 0) != 0) continue;
-    const double v = value(t.name).value_or(0);
+    const double v = t.coef * value(t.name).value_or(0);
     (t.name.find("fp64") != std::string_view::npos ? ops.fp64 : ops.mma) += v;
   }
   return ops;
@@ -385,7 +385,7 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
   ctx.tensor_ops = tensor_ops;
   const std::optional<double> pipe =
       ncu ? signature_from_ncu(*ncu, arch).signature[MetricId::kTensorMfu] : std::nullopt;
-  const double pipe_pct = pipe.value_or(0);
+  const double pipe_pct = pipe.value_or(0);  // read once: GCC 12 takes *pipe in fmt::format for maybe-uninitialized
   if (pipe) {
     if (fp64_ops > 0 && tensor_ops == 0) {
       ctx.engine = EngineClass::kDmma;
@@ -421,8 +421,9 @@ ReferenceContext build_context(const TraceKernel& kernel, const NcuKernel* ncu, 
       ctx.accumulator_type = DType::kFp16;  // fp16-accumulate HMMA family (§7.4)
   }
 
-  // Tile hint: only where the launch geometry agrees (paper §3.1), oriented to the GEMM view.
-  if (const auto fit = launch_fit(ctx)) ctx.tile_hint = fit->tile;
+  // Tile hint: only where the launch geometry agrees (paper §3.1), oriented to the GEMM view and,
+  // where both orientations fit, to the reference's tensor work.
+  if (const auto fit = best_launch_fit(ctx)) ctx.tile_hint = fit->tile;
   return ctx;
 }
 

@@ -18,7 +18,8 @@ namespace vxsynth::codegen {
 /// Seed design point: keeps the fixed properties and picks valid axis values:
 /// - Vortex target: warp width 8 for blocks ≤ 256 threads, 16 for ≤ 512, 32 above; enough warps
 ///   for one block per core (≥ 4, the SimX default); 1 core, 16 KiB local memory.
-/// - tile: the kernel-name tile where the launch agrees (core::launch_fit, paper §3.1) and it is
+/// - tile: the kernel-name tile where the launch agrees (core::launch_fit; from design space 5
+///   core::best_launch_fit, the orientation that agrees with the tensor work too; paper §3.1) and it is
 ///   valid with the block size, else the first valid
 ///   of a fixed candidate list (64×64 first) not larger than needed for the shape; SIMT reg_tile
 ///   4×4, 2×2 or 1×1 so that (BM/TM)·(BN/TN) equals the block size; BK 8 (SIMT) or the least
@@ -27,8 +28,8 @@ namespace vxsynth::codegen {
 ///   with the kernel name's stage count as cuda_stages; their candidate tiles are ordered by
 ///   padding, fragments per warp and the reference's CTAs (docs/codegen.md "Tensor-core schedules").
 ///   From design space 5 the padding they are ordered by is the reference's: where its tensor work
-///   was measured, the tiles whose padded work (core::padded_mma_ops) is closest to it come first,
-///   and where both orientations of the name's tile fit the launch, the one closest to it is taken.
+///   was measured, the padding term is the distance of a tile's padded M·N to the reference's (its
+///   tensor operations over 2·batch·K), weighed with the other terms as before.
 /// - split_k: the launch fit's CTAs per tile along K; else, for a main kernel launched with at
 ///   least twice the seed's CTAs, the reference's grid as the target (each slice ≥ 2 K stages).
 /// - seed_origin: for tile, split_k (and prefetch on tensor-core paths) where the value came from.

@@ -76,8 +76,9 @@ struct ReferenceContext {
   std::optional<TileHint> tile_hint;
   /// Tensor-pipe operations the profiled launch executed (the arith_intensity row's
   /// sm__ops_path_tensor_src_* counters except fp64): 2 per multiply-accumulate over the extents the
-  /// kernel padded its GEMM to (docs/codegen.md "Seed"); 0 without ncu values or tensor work. Derived
-  /// from the bundle's ncu values when it is read, not stored in the context.
+  /// kernel padded its GEMM to (docs/codegen.md "Seed"); 0 without ncu values or tensor work. Set by
+  /// build_context and, when a bundle is read, from its kernels' ncu values; not written to the
+  /// context's JSON (context_from_json leaves it 0).
   double tensor_ops = 0;
   // --- provenance of the fields above (added by [signature]) ---
   std::vector<std::string> op_stack;  ///< torch ops outermost → innermost, e.g. {aten::linear, aten::addmm}

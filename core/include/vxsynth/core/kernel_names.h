@@ -99,15 +99,21 @@ struct LaunchFit {
 [[nodiscard]] std::optional<LaunchFit> launch_fit(const ReferenceContext& ctx, std::string* why_not = nullptr);
 
 /// Every launch fit of `ctx`'s kernel name: the name's order first, then the swapped one (each with
-/// the fewest CTAs per tile along K that fits); empty with `why_not` set when none fits. Where both
-/// orientations fit, the reference's measured tensor work (ReferenceContext::tensor_ops, compared
-/// with padded_mma_ops) tells them apart: the extents a kernel pads differ between them.
+/// the fewest CTAs per tile along K that fits); empty with `why_not` set when none fits.
 [[nodiscard]] std::vector<LaunchFit> launch_fits(const ReferenceContext& ctx, std::string* why_not = nullptr);
+
+/// The launch fit that also agrees with the reference's measured tensor work: where both
+/// orientations fit and ReferenceContext::tensor_ops is known, the one whose padded work
+/// (padded_mma_ops) is closest to it in ratio (the extents a kernel pads differ between them; the
+/// name's order on a tie), its `why` saying so; else launch_fit's.
+[[nodiscard]] std::optional<LaunchFit> best_launch_fit(const ReferenceContext& ctx, std::string* why_not = nullptr);
 
 /// Tensor operations of a GEMM computed over whole tiles of `tile` (oriented like the GEMM view):
 /// 2·batch·⌈M/BM⌉·BM·⌈N/BN⌉·BN·⌈K/BK⌉·BK, BK = 1 where the tile has none; 0 without a shape. The
-/// counters count 2 per multiply-accumulate of the padded extents (the H100/H200 bundles: π0 k4's
-/// nvjet 56x64 tile pads M = 51 to 56, Diffusion Policy k8's 64x32 pads N·P·Q = 4 to 64).
+/// counters count 2 per multiply-accumulate of the padded extents: on the H100 bundle π0 k4's nvjet
+/// 56x64 tile (M = 51 padded to 56) and Diffusion Policy k8's cuDNN 64x32 (N·P·Q = 4 padded to 64)
+/// give the measured count exactly; CTAs that a cluster round-up adds compute too (the H200 π0 k4:
+/// 553.6 M measured, 541.1 M here), and the sm90 convolutions count as many as 128 rows of N·P·Q.
 [[nodiscard]] double padded_mma_ops(const TileHint& tile, const ReferenceContext& ctx);
 
 /// The kernel's function base name, as ncu's `--kernel-name-base function` prints it: template
