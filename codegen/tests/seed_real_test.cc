@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -88,54 +89,69 @@ TEST(RealSeedOrigin, TileAndSplitKFromTheReferenceGeometry) {
   }
 }
 
+/// A tensor-core hot kernel of the shipped bundles, named "<gpu>/<workload>/<id>".
+struct ShippedKernel {
+  std::string id;
+  core::ReferenceContext context;
+};
+
+/// Every tensor-core kernel (of an op with a shape) of data/references/{h200,h100}/*/bundle.json.
+std::vector<ShippedKernel> shipped_tensor_core_kernels() {
+  std::vector<ShippedKernel> out;
+  for (const char* gpu : {"h200", "h100"}) {
+    for (const auto& e : fs::directory_iterator(fs::path(VXSYNTH_SOURCE_DIR) / "data/references" / gpu)) {
+      if (!fs::exists(e.path() / "bundle.json")) continue;
+      for (const auto& k : core::read_bundle(e.path() / "bundle.json").kernels) {
+        if (k.context.op == core::OpKind::kOther || k.context.engine != core::EngineClass::kTensorCore) continue;
+        out.push_back({fmt::format("{}/{}/{}", gpu, e.path().filename().string(), k.id), k.context});
+      }
+    }
+  }
+  return out;
+}
+
 // Design space 3 (and 4) on every tensor-core kernel of the shipped bundles (both GPUs): the seed is a valid
 // warp-epilogue point whose operand tiles fit the Vortex core's local memory and whose CUDA stages
 // fit sm_90's dynamic shared memory, with at least as many CUDA fragments per warp as the
 // tile-epilogue seed of design space 2 had (docs/codegen.md "Tensor-core schedules").
 TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
   int seeded = 0;
-  for (const char* gpu : {"h200", "h100"}) {
-    for (const auto& e : fs::directory_iterator(fs::path(VXSYNTH_SOURCE_DIR) / "data/references" / gpu)) {
-      if (!fs::exists(e.path() / "bundle.json")) continue;
-      for (const auto& k : core::read_bundle(e.path() / "bundle.json").kernels) {
-        if (k.context.op == core::OpKind::kOther || k.context.engine != core::EngineClass::kTensorCore) continue;
-        const std::string id = fmt::format("{}/{}/{}", gpu, e.path().filename().string(), k.id);
-        const DesignPoint p = seed_design_point(k.context);
-        const DesignPoint old = seed_design_point(k.context, CudaTranslation::kNative, 2);
-        EXPECT_EQ(p.tc_schedule, TcSchedule::kWarpEpilogue) << id;
-        EXPECT_EQ(old.tc_schedule, TcSchedule::kTileEpilogue) << id;
-        EXPECT_EQ(validation_errors(p), "") << id;
-        EXPECT_LE(vortex_local_mem_bytes(p), p.vortex.local_mem_bytes) << id;
-        EXPECT_LE(smem_bytes(p), schedule_info(p.tc_schedule).cuda_smem_limit) << id;
-        const auto per_warp = [](const DesignPoint& q) {
-          const auto f = frag_dims(q.axes.tensor_core.shape);
-          return (q.axes.tile.m / f[0]) * (q.axes.tile.n / f[1]) / (q.fixed.block_size / kCudaWarp);
-        };
-        EXPECT_GE(per_warp(p), per_warp(old)) << id;
-        EXPECT_EQ(design_point_from_json(to_json(p)).tc_schedule, TcSchedule::kWarpEpilogue) << id;
-        EXPECT_EQ(design_point_from_json(to_json(p)).cuda_stages, p.cuda_stages) << id;
-        // Design space 4: no stage beyond the split's K tiles (3 keeps the name's stage count).
-        const GemmView g = gemm_view(p.fixed.op);
-        const int64_t per_split = ((g.k + p.axes.tile.k - 1) / p.axes.tile.k + p.axes.split_k - 1) / p.axes.split_k;
-        EXPECT_LE(cuda_tc_stages(p), std::max<int64_t>(2, per_split)) << id;
-        EXPECT_NE(p.cuda_stages, 4u) << id << ": 4 is written as 0";
-        const DesignPoint v3 = seed_design_point(k.context, CudaTranslation::kNative, 3);
-        const DesignPoint v4 = seed_design_point(k.context, CudaTranslation::kNative, 4);
-        EXPECT_GE(cuda_tc_stages(v3), cuda_tc_stages(v4)) << id;
-        EXPECT_EQ(to_json(v3)["axes"], to_json(v4)["axes"]) << id;
-        EXPECT_NO_THROW((void)emit_vortex(p)) << id;
-        if (find_nvcc()) {  // the deepest pipelines (14 stages: cp.async.wait_group 12) compile for sm_90
-          const fs::path dir = fs::temp_directory_path() / ("vxsynth_we_seed_" + std::to_string(::getpid())) / id;
-          write_candidate(dir, emit_cuda(p));
-          const NvccResult n = compile_cuda(dir / kCudaFileName, dir / "candidate.o");
-          EXPECT_TRUE(n.ok) << id << ": " << n.command << "\n" << n.diagnostics;
-          std::error_code ec;
-          if (n.ok) fs::remove_all(dir, ec);
-        }
-        std::cout << "  " << id << " " << slug(p) << " (design space 2: " << slug(old) << ")\n";
-        ++seeded;
-      }
+  for (const ShippedKernel& k : shipped_tensor_core_kernels()) {
+    const std::string& id = k.id;
+    const DesignPoint p = seed_design_point(k.context);
+    const DesignPoint old = seed_design_point(k.context, CudaTranslation::kNative, 2);
+    EXPECT_EQ(p.tc_schedule, TcSchedule::kWarpEpilogue) << id;
+    EXPECT_EQ(old.tc_schedule, TcSchedule::kTileEpilogue) << id;
+    EXPECT_EQ(validation_errors(p), "") << id;
+    EXPECT_LE(vortex_local_mem_bytes(p), p.vortex.local_mem_bytes) << id;
+    EXPECT_LE(smem_bytes(p), schedule_info(p.tc_schedule).cuda_smem_limit) << id;
+    const auto per_warp = [](const DesignPoint& q) {
+      const auto f = frag_dims(q.axes.tensor_core.shape);
+      return (q.axes.tile.m / f[0]) * (q.axes.tile.n / f[1]) / (q.fixed.block_size / kCudaWarp);
+    };
+    EXPECT_GE(per_warp(p), per_warp(old)) << id;
+    EXPECT_EQ(design_point_from_json(to_json(p)).tc_schedule, TcSchedule::kWarpEpilogue) << id;
+    EXPECT_EQ(design_point_from_json(to_json(p)).cuda_stages, p.cuda_stages) << id;
+    // Design space 4: no stage beyond the split's K tiles (3 keeps the name's stage count).
+    const GemmView g = gemm_view(p.fixed.op);
+    const int64_t per_split = ((g.k + p.axes.tile.k - 1) / p.axes.tile.k + p.axes.split_k - 1) / p.axes.split_k;
+    EXPECT_LE(cuda_tc_stages(p), std::max<int64_t>(2, per_split)) << id;
+    EXPECT_NE(p.cuda_stages, 4u) << id << ": 4 is written as 0";
+    const DesignPoint v3 = seed_design_point(k.context, CudaTranslation::kNative, 3);
+    const DesignPoint v4 = seed_design_point(k.context, CudaTranslation::kNative, 4);
+    EXPECT_GE(cuda_tc_stages(v3), cuda_tc_stages(v4)) << id;
+    EXPECT_EQ(to_json(v3)["axes"], to_json(v4)["axes"]) << id;
+    EXPECT_NO_THROW((void)emit_vortex(p)) << id;
+    if (find_nvcc()) {  // the deepest pipelines (14 stages: cp.async.wait_group 12) compile for sm_90
+      const fs::path dir = fs::temp_directory_path() / ("vxsynth_we_seed_" + std::to_string(::getpid())) / id;
+      write_candidate(dir, emit_cuda(p));
+      const NvccResult n = compile_cuda(dir / kCudaFileName, dir / "candidate.o");
+      EXPECT_TRUE(n.ok) << id << ": " << n.command << "\n" << n.diagnostics;
+      std::error_code ec;
+      if (n.ok) fs::remove_all(dir, ec);
     }
+    std::cout << "  " << id << " " << slug(p) << " (design space 2: " << slug(old) << ")\n";
+    ++seeded;
   }
   EXPECT_GE(seeded, 10);
 }
@@ -148,36 +164,30 @@ TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
 // fit's CTAs per tile along K), its sm90 kernels (tensor work of 128 rows of N·P·Q = 4) 128.
 TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceFivePadLikeTheReference) {
   int seeded = 0;
-  for (const char* gpu : {"h200", "h100"}) {
-    for (const auto& e : fs::directory_iterator(fs::path(VXSYNTH_SOURCE_DIR) / "data/references" / gpu)) {
-      if (!fs::exists(e.path() / "bundle.json")) continue;
-      for (const auto& k : core::read_bundle(e.path() / "bundle.json").kernels) {
-        if (k.context.op == core::OpKind::kOther || k.context.engine != core::EngineClass::kTensorCore) continue;
-        const std::string id = fmt::format("{}/{}/{}", gpu, e.path().filename().string(), k.id);
-        ASSERT_GT(k.context.tensor_ops, 0) << id << ": the bundle's ncu values hold the tensor-op counters";
-        const DesignPoint p = seed_design_point(k.context, CudaTranslation::kNative, 5);
-        const DesignPoint v4 = seed_design_point(k.context, CudaTranslation::kNative, 4);
-        EXPECT_EQ(validation_errors(p), "") << id;
-        const auto off = [&](const DesignPoint& q) {
-          const core::TileHint t{q.axes.tile.m, q.axes.tile.n, q.axes.tile.k, 0};
-          return std::abs(std::log2(core::padded_mma_ops(t, k.context) / k.context.tensor_ops));
-        };
-        EXPECT_LE(off(p), off(v4) + 1e-9) << id << ": " << slug(p) << " vs " << slug(v4);
-        if (core::launch_fit(k.context)) {
-          EXPECT_LE(off(p), 1.0 + 1e-9) << id << ": " << slug(p);
-        }
-        if (k.context.op == core::OpKind::kConv1d && k.context.kernel_name.find("sm80_xmma") != std::string::npos) {
-          EXPECT_EQ(p.axes.tile.n, 64u) << id << ": " << slug(p);
-          EXPECT_NE(p.seed_origin.at("tile").find("both orientations fit"), std::string::npos) << id;
-        }
-        if (k.context.op == core::OpKind::kConv1d && k.context.kernel_name.find("sm90_xmma") != std::string::npos) {
-          EXPECT_EQ(p.axes.tile.n, 128u) << id << ": " << slug(p);
-        }
-        EXPECT_NO_THROW((void)emit_vortex(p)) << id;
-        std::cout << "  " << id << " " << slug(p) << " (design space 4: " << slug(v4) << ")\n";
-        ++seeded;
-      }
+  for (const ShippedKernel& k : shipped_tensor_core_kernels()) {
+    const std::string& id = k.id;
+    ASSERT_GT(k.context.tensor_ops, 0) << id << ": the bundle's ncu values hold the tensor-op counters";
+    const DesignPoint p = seed_design_point(k.context, CudaTranslation::kNative, 5);
+    const DesignPoint v4 = seed_design_point(k.context, CudaTranslation::kNative, 4);
+    EXPECT_EQ(validation_errors(p), "") << id;
+    const auto off = [&](const DesignPoint& q) {
+      const core::TileHint t{q.axes.tile.m, q.axes.tile.n, q.axes.tile.k, 0};
+      return std::abs(std::log2(core::padded_mma_ops(t, k.context) / k.context.tensor_ops));
+    };
+    EXPECT_LE(off(p), off(v4) + 1e-9) << id << ": " << slug(p) << " vs " << slug(v4);
+    if (core::launch_fit(k.context)) {
+      EXPECT_LE(off(p), 1.0 + 1e-9) << id << ": " << slug(p);
     }
+    if (k.context.op == core::OpKind::kConv1d && k.context.kernel_name.find("sm80_xmma") != std::string::npos) {
+      EXPECT_EQ(p.axes.tile.n, 64u) << id << ": " << slug(p);
+      EXPECT_NE(p.seed_origin.at("tile").find("both orientations fit"), std::string::npos) << id;
+    }
+    if (k.context.op == core::OpKind::kConv1d && k.context.kernel_name.find("sm90_xmma") != std::string::npos) {
+      EXPECT_EQ(p.axes.tile.n, 128u) << id << ": " << slug(p);
+    }
+    EXPECT_NO_THROW((void)emit_vortex(p)) << id;
+    std::cout << "  " << id << " " << slug(p) << " (design space 4: " << slug(v4) << ")\n";
+    ++seeded;
   }
   EXPECT_GE(seeded, 10);
 }
