@@ -1,5 +1,5 @@
 // vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...]: seeds every GEMM/conv hot kernel of the given reference
-// captures (trace.json.gz + ncu_raw.csv, default data/references/h200/{act,diffusion_policy,pi0}),
+// captures (bundle.json, or trace.json.gz + ncu_raw.csv; default data/references/h200/{act,diffusion_policy,pi0}),
 // adds axis variants per seed (v1: lane_map strided + clamped edges; v2: split-K 2 with prefetch;
 // v3: split-K 4; v4: prefetch off) where they validate and differ from the seed, and writes for each point OUT_DIR/<name>/{candidate.cu,driver.cu,point.json} and
 // OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
@@ -61,8 +61,11 @@ int main(int argc, char** argv) {
                          "|| echo \"RESULT $d BUILD-OR-RUN-FAILED $(tail -3 \"$d/build.log\" | tr '\\n' ' ')\"\ndone\n";
     int n = 0;
     for (const auto& dir : caps) {
-      const auto bundle = core::import_profile(core::read_torch_trace(dir / "trace.json.gz"),
-                                               core::read_ncu_csv(dir / "ncu_raw.csv"));
+      // A bundle directory (bundle.json, as data/references/h100/*) or a raw capture (trace + ncu CSV).
+      const auto bundle = fs::exists(dir / "bundle.json")
+                              ? core::read_bundle(dir / "bundle.json")
+                              : core::import_profile(core::read_torch_trace(dir / "trace.json.gz"),
+                                                     core::read_ncu_csv(dir / "ncu_raw.csv"));
       for (const auto& k : bundle.kernels) {
         if (k.context.op == core::OpKind::kOther) continue;
         const codegen::DesignPoint seed = codegen::seed_design_point(k.context);

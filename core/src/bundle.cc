@@ -333,9 +333,43 @@ ReferenceContext read_context(const json& j, const At& at) {
   }
   return c;
 }
+/// A kernel's raw ncu inputs ({"name": {"value": x or null, "unit": u}}).
+std::vector<NcuInput> read_ncu_raw(const json& raw, const At& at) {
+  if (!raw.is_object()) at.fail("expected an object");
+  std::vector<NcuInput> out;
+  for (auto it = raw.begin(); it != raw.end(); ++it) {
+    const At ra = at[it.key()];
+    const json& v = field(it.value(), ra, "value");
+    if (!v.is_null() && !v.is_number()) ra["value"].fail("expected a number or null");
+    out.push_back({it.key(), str(it.value(), ra, "unit"), v.is_null() ? std::nullopt : std::optional<double>(v.get<double>())});
+  }
+  return out;
+}
+
+/// ReferenceContext::tensor_ops from a kernel's raw ncu inputs (core::tensor_ops_of).
+double measured_tensor_ops(Arch arch, const std::vector<NcuInput>& raw) {
+  return tensor_ops_of(arch, [&](std::string_view name) -> std::optional<double> {
+           for (const NcuInput& in : raw)
+             if (in.name == name) return in.value;
+           return std::nullopt;
+         }).mma;
+}
 }  // namespace
 
 ReferenceContext context_from_json(const json& j, const std::string& where) { return read_context(j, At{where, ""}); }
+
+ReferenceContext entry_context(const json& entry, const std::string& where) {
+  const At top{where, ""};
+  ReferenceContext c = read_context(field(entry, top, "context"), top["context"]);
+  if (!entry.contains("ncu") || !entry.contains("provenance")) return c;
+  const json& prov = entry["provenance"];
+  const auto arch = prov.is_object() && prov.contains("cc") && prov["cc"].is_string()
+                        ? arch_from_cc(prov["cc"].get<std::string>())
+                        : std::nullopt;
+  if (!arch) top["provenance"]["cc"].fail("expected the compute capability of a known architecture (e.g. \"9.0\")");
+  c.tensor_ops = measured_tensor_ops(*arch, read_ncu_raw(field(entry["ncu"], top["ncu"], "raw"), top["ncu"]["raw"]));
+  return c;
+}
 
 // ---- signature ----------------------------------------------------------------------------------
 json signature_to_json(const Signature& s) {
@@ -456,19 +490,8 @@ ReferenceBundle bundle_from_json(const json& j, const std::string& where) {
     k.ncu_ids = ints(n, at["ncu"], "ids");
     for (std::size_t q = 0; q < k.ncu_ids.size(); ++q)
       if (k.ncu_ids[q] < 0) at["ncu"]["ids"][q].fail(fmt::format("{} is negative (ncu IDs count from 0)", k.ncu_ids[q]));
-    const json& raw = field(n, at["ncu"], "raw");
-    if (!raw.is_object()) at["ncu"]["raw"].fail("expected an object");
-    for (auto it = raw.begin(); it != raw.end(); ++it) {
-      const At ra = at["ncu"]["raw"][it.key()];
-      const json& v = field(it.value(), ra, "value");
-      if (!v.is_null() && !v.is_number()) ra["value"].fail("expected a number or null");
-      k.ncu_raw.push_back({it.key(), str(it.value(), ra, "unit"), v.is_null() ? std::nullopt : std::optional<double>(v.get<double>())});
-    }
-    k.context.tensor_ops = tensor_ops_of(b.arch, [&](std::string_view name) -> std::optional<double> {
-                             for (const NcuInput& in : k.ncu_raw)
-                               if (in.name == name) return in.value;
-                             return std::nullopt;
-                           }).mma;
+    k.ncu_raw = read_ncu_raw(field(n, at["ncu"], "raw"), at["ncu"]["raw"]);
+    k.context.tensor_ops = measured_tensor_ops(b.arch, k.ncu_raw);
     const json& notes = array(kj, at, "notes");
     for (std::size_t q = 0; q < notes.size(); ++q) {
       if (!notes[q].is_string()) at["notes"][q].fail("expected a string");

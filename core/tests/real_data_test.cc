@@ -358,5 +358,35 @@ TEST(RealData, SmallTensorGemmUnderPipeThresholdIsTensorCoreByItsOpCount) {
   EXPECT_GE(small, 2);
 }
 
+TEST(RealData, RunEntryCarriesTheMeasuredTensorWork) {
+  // A run's reference/profile.json holds the bundle kernel's entry with the bundle's provenance
+  // (refine/src/bundle_reference.cc); its context must carry the tensor work read_bundle derives.
+  const fs::path path = fs::path(VXSYNTH_TEST_DATA_DIR) / ".." / ".." / "data" / "references" / "h100" / "pi0" / "bundle.json";
+  const ReferenceBundle b = read_bundle(path);
+  const nlohmann::json bj = nlohmann::json::parse(read_file(path));
+  int tensor_core = 0;
+  for (nlohmann::json entry : bj["kernels"]) {
+    entry["provenance"] = bj["provenance"];
+    const ReferenceContext c = entry_context(entry, "profile.json");
+    EXPECT_EQ(c.tensor_ops, b.kernel(entry["id"].get<std::string>()).context.tensor_ops) << entry["id"];
+    if (c.engine == EngineClass::kTensorCore) {
+      EXPECT_GT(c.tensor_ops, 0) << entry["id"];
+      ++tensor_core;
+    }
+    entry.erase("ncu");
+    EXPECT_EQ(entry_context(entry, "profile.json").tensor_ops, 0);  // nothing measured to derive it from
+  }
+  EXPECT_EQ(tensor_core, 5);
+  nlohmann::json entry = bj["kernels"][0];
+  entry["provenance"] = bj["provenance"];
+  entry["provenance"]["cc"] = "1.0";
+  try {
+    (void)entry_context(entry, "profile.json");
+    ADD_FAILURE() << "an unknown compute capability was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("profile.json: provenance.cc"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace vxsynth::core

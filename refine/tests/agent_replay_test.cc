@@ -130,7 +130,7 @@ TEST(AgentReplay, EveryRecordedBuiltinChoiceIsReproduced) {
     const json run_json = json::parse(read_file(run / "run.json"));
     const fs::path profile_path = run / "reference/profile.json";
     const json profile = json::parse(read_file(profile_path));
-    const core::ReferenceContext ctx = core::context_from_json(profile["entry"]["context"], profile_path.string());
+    const core::ReferenceContext ctx = core::entry_context(profile["entry"], profile_path.string());
     const core::Signature reference = core::signature_from_json(profile["signature"], profile_path.string());
     if (seeded_for_another_operator(rec.entries, ctx)) {
       reseeded.push_back(fs::relative(run, VXSYNTH_SOURCE_DIR).generic_string());
@@ -164,7 +164,7 @@ TEST(AgentReplay, EveryRecordedLineSearchChoiceIsReproduced) {
     const json run_json = json::parse(read_file(run / "run.json"));
     const fs::path profile_path = run / "reference/profile.json";
     const json profile = json::parse(read_file(profile_path));
-    const core::ReferenceContext ctx = core::context_from_json(profile["entry"]["context"], profile_path.string());
+    const core::ReferenceContext ctx = core::entry_context(profile["entry"], profile_path.string());
     const core::Signature reference = core::signature_from_json(profile["signature"], profile_path.string());
     for (size_t n = 1; n < rec.entries.size(); ++n) {
       SCOPED_TRACE(fmt::format("r{}", n));

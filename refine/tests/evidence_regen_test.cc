@@ -94,7 +94,7 @@ SourceTree regenerate(const core::ReferenceContext& ctx, const RevisionEntry& e)
 
 core::ReferenceContext run_context(const fs::path& run) {
   const fs::path p = run / "reference/profile.json";
-  return core::context_from_json(json::parse(read_file(p))["entry"]["context"], p.string());
+  return core::entry_context(json::parse(read_file(p))["entry"], p.string());
 }
 
 // What checking one run found.

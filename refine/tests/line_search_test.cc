@@ -176,7 +176,7 @@ class LineSearch : public ::testing::Test {
  protected:
   void load(const fs::path& run, size_t keep) {
     profile_ = json::parse(read_file(run / "reference/profile.json"));
-    ctx_ = core::context_from_json(profile_["entry"]["context"], "profile.json");
+    ctx_ = core::entry_context(profile_["entry"], "profile.json");
     ref_ = core::signature_from_json(profile_["signature"], "profile.json");
     const RecordRead rec = read_record(run / "record.jsonl", /*repair=*/false);
     history_.assign(rec.entries.begin(), rec.entries.begin() + static_cast<std::ptrdiff_t>(keep));

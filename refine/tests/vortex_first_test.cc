@@ -29,7 +29,7 @@ using nlohmann::json;
 core::ReferenceContext context_of(const std::string& run) {
   const fs::path p = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h200/reconstruct-ncu-2026-12-01" / run /
                      "reference/profile.json";
-  return core::context_from_json(json::parse(read_file(p))["entry"]["context"], p.string());
+  return core::entry_context(json::parse(read_file(p))["entry"], p.string());
 }
 
 bool has(const std::vector<std::string>& v, const std::string& x) {

@@ -58,8 +58,7 @@ void read_reference(RunInput& r) {
   r.entry = field(j, "entry", json::value_t::object, where);
   const std::string ew = where + ": entry";
   r.reference = core::signature_from_json(field(j, "signature", json::value_t::object, where), where + ": signature");
-  const core::ReferenceContext c = core::context_from_json(field(r.entry, "context", json::value_t::object, ew),
-                                                           ew + ".context");
+  const core::ReferenceContext c = core::entry_context(r.entry, ew);
   r.op = core::to_string(c.op);
   r.type = benchmark_type(r.op);
   r.precision = c.op == core::OpKind::kOther

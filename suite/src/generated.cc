@@ -31,7 +31,7 @@ refine::SourceTree render_revision(const fs::path& bench, const refine::Revision
   const json profile = json::parse(read_file(p), nullptr, false);
   if (profile.is_discarded() || !profile.contains("entry") || !profile["entry"].contains("context"))
     throw make_error("{}: no entry.context to render the design from", p.string());
-  return refine::make_codegen_space(core::context_from_json(profile["entry"]["context"], p.string()))->render(e.design);
+  return refine::make_codegen_space(core::entry_context(profile["entry"], p.string() + ": entry"))->render(e.design);
 }
 
 /// Files of the benchmark's cuda/ and vortex/ other than the runtime copies, relative, sorted.

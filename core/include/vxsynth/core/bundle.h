@@ -118,6 +118,10 @@ struct ImportOptions {
 [[nodiscard]] Signature signature_from_json(const nlohmann::json& metrics, const std::string& where);
 [[nodiscard]] nlohmann::json context_to_json(const ReferenceContext& c);
 [[nodiscard]] ReferenceContext context_from_json(const nlohmann::json& j, const std::string& where);
+/// The context of a bundle kernel's JSON entry (a bundle's kernels[i], a run's profile.json
+/// "entry"), with ReferenceContext::tensor_ops derived from its ncu raw inputs as read_bundle does
+/// (the architecture from provenance.cc); an entry without "ncu" or "provenance" leaves it 0.
+[[nodiscard]] ReferenceContext entry_context(const nlohmann::json& entry, const std::string& where);
 
 /// Why `x` is not a possible value of metric `def` (empty when it is): every metric is >= 0,
 /// fractions are <= 1, percentages are <= 100 except coalescing, which ncu reports above 100 % for
