@@ -26,7 +26,7 @@ uint32_t resolve_host_threads(uint32_t requested, uint32_t partitions) {
 }
 
 HostPool::HostPool(uint32_t threads) {
-  for (uint32_t t = 1; t < std::max(1u, threads); ++t) workers_.emplace_back([this, t] { work(t); });
+  for (uint32_t t = 1; t < std::max(1u, threads); ++t) workers_.emplace_back([this] { work(); });
 }
 
 HostPool::~HostPool() {
@@ -38,8 +38,10 @@ HostPool::~HostPool() {
   for (auto& w : workers_) w.join();
 }
 
-void HostPool::run_share(uint32_t self) {
-  for (uint32_t i = self; i < n_; i += threads()) {
+void HostPool::run_share() {
+  // Each thread takes the next unclaimed partition, so a thread whose partitions finish early
+  // takes on another's; which thread runs a partition does not change its result.
+  for (uint32_t i = next_.fetch_add(1, std::memory_order_relaxed); i < n_; i = next_.fetch_add(1, std::memory_order_relaxed)) {
     try {
       (*fn_)(i);
     } catch (...) {
@@ -48,7 +50,7 @@ void HostPool::run_share(uint32_t self) {
   }
 }
 
-void HostPool::work(uint32_t self) {
+void HostPool::work() {
   uint64_t seen = 0;
   for (;;) {
     {
@@ -57,7 +59,7 @@ void HostPool::work(uint32_t self) {
       if (stop_) return;
       seen = generation_;
     }
-    run_share(self);
+    run_share();
     std::lock_guard<std::mutex> lock(mu_);
     if (--pending_ == 0) done_cv_.notify_one();
   }
@@ -71,6 +73,7 @@ void HostPool::run(uint32_t n, const std::function<void(uint32_t)>& fn, bool ser
   errors_.assign(n, nullptr);
   n_ = n;
   fn_ = &fn;
+  next_.store(0, std::memory_order_relaxed);
   if (!workers_.empty()) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -79,7 +82,7 @@ void HostPool::run(uint32_t n, const std::function<void(uint32_t)>& fn, bool ser
     }
     start_cv_.notify_all();
   }
-  run_share(0);
+  run_share();
   if (!workers_.empty()) {
     std::unique_lock<std::mutex> lock(mu_);
     done_cv_.wait(lock, [&] { return pending_ == 0; });

@@ -1,6 +1,8 @@
 // Sparse paged memory and the ACL.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "vxsim/error.h"
 #include "vxsim/memory.h"
 #include "vxsim/host_pool.h"
@@ -80,6 +82,17 @@ TEST(HostPool, RunsEveryIndexAndRethrowsTheLowestFailure) {
   std::vector<int> seen(10, 0);
   pool.run(10, [&](uint32_t i) { seen[i] += 1; });
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 10);
+  // Threads claim partitions as they go: over many runs of uneven work, each index still runs
+  // exactly once per run.
+  std::vector<std::atomic<int>> runs(17);
+  for (int r = 0; r < 200; ++r) {
+    pool.run(17, [&](uint32_t i) {
+      volatile uint32_t spin = 0;
+      for (uint32_t k = 0; k < (i % 4) * 2000; ++k) spin = spin + k;
+      runs[i].fetch_add(1);
+    });
+  }
+  for (const auto& n : runs) EXPECT_EQ(n.load(), 200);
   try {
     pool.run(10, [](uint32_t i) {
       if (i == 7 || i == 4) throw std::runtime_error(std::to_string(i));

@@ -1,10 +1,11 @@
 #pragma once
 /// \file
 /// Host threads for parallel simulation (docs/vxsim.md "Parallel simulation"). A pool runs one
-/// function over the partitions of the device (cores or sockets) once per epoch; partition i runs
-/// on thread i mod N, so every partition's work is a pure function of the state at the epoch's
-/// start and the result does not depend on N.
+/// function over the partitions of the device (cores or sockets) once per epoch; each thread claims
+/// the next partition not yet run. Every partition's work is a pure function of the state at the
+/// epoch's start, so the result depends neither on N nor on which thread ran what.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -35,8 +36,8 @@ class HostPool {
   void run(uint32_t n, const std::function<void(uint32_t)>& fn, bool serial = false);
 
  private:
-  void work(uint32_t self);
-  void run_share(uint32_t self);
+  void work();
+  void run_share();
 
   std::vector<std::thread> workers_;
   std::mutex mu_;
@@ -45,6 +46,7 @@ class HostPool {
   uint32_t pending_ = 0;
   bool stop_ = false;
   uint32_t n_ = 0;
+  std::atomic<uint32_t> next_{0};  ///< the next partition of this run to claim
   const std::function<void(uint32_t)>* fn_ = nullptr;
   std::vector<std::exception_ptr> errors_;
 };
