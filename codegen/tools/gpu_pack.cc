@@ -1,15 +1,31 @@
-// vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...]: seeds every GEMM/conv hot kernel of the given reference
-// captures (bundle.json, or trace.json.gz + ncu_raw.csv; default data/references/h200/{act,diffusion_policy,pi0}),
-// adds axis variants per seed (v1: lane_map strided + clamped edges; v2: split-K 2 with prefetch;
-// v3: split-K 4; v4: prefetch off) where they validate and differ from the seed, and writes for each point OUT_DIR/<name>/{candidate.cu,driver.cu,point.json} and
+// vxsynth_gpu_pack: packs CUDA candidates with their GPU drivers for one device call (docs/codegen.md
+// "Tools"); bench/tc/run_h200.sh PACK builds and times them there.
+//
+//   vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...]
+//     seeds every GEMM/conv hot kernel of the given captures (a bundle directory with bundle.json,
+//     e.g. data/references/h100/pi0, or a raw capture with trace.json.gz + ncu_raw.csv; default
+//     data/references/h200/{act,diffusion_policy,pi0}) and adds axis variants per seed (v1: lane_map
+//     strided + clamped edges; v2: split-K 2 with prefetch; v3: split-K 4; v4: prefetch off) where
+//     they validate and differ from the seed.
+//   vxsynth_gpu_pack OUT_DIR CAPTURE_DIR --kernel ID --points SPEC[,SPEC...]
+//     one kernel's seed and the design points SPEC names, each BMxBNxBK[/sSTAGES][/kSPLIT] (the
+//     seed's other axes kept; STAGES = the CUDA stages asked, DesignPoint::cuda_stages): a tile sweep
+//     through the generator itself. A SPEC that does not validate is reported and skipped.
+//     --vortex-lmem BYTES gives the listed points a Vortex target with that much local memory per
+//     core (2^LMEM_LOG_SIZE, 4096..65536; Vortex's default is 16384, LMEM_LOG_SIZE 14).
+//   vxsynth_gpu_pack OUT_DIR --test-points
+//     the small test points of codegen/tests/test_points.h, each with fresh inputs in <name>/data/,
+//     and run_all.sh running `driver -d data` (writes data/out.bin) for the CUDA <-> Vortex
+//     candidate check (vxsynth_gpu_compare).
+// Each point goes to OUT_DIR/<name>/{candidate.cu,driver.cu,point.json,reference.txt}, with
 // OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
-// point (source-output check vs a float64 reference on the GPU). Used for the measurements in
-// docs/codegen.md; run on the H200 through the device tool.
-// vxsynth_gpu_pack OUT_DIR --test-points: the small test points of codegen/tests/test_points.h instead,
-// each with fresh inputs in <name>/data/, and run_all.sh running `driver -d data` (writes data/out.bin)
-// for the CUDA <-> Vortex candidate check (vxsynth_gpu_compare).
+// point (source-output check vs a float64 reference on the GPU and the time of ten launches).
+#include <bit>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -24,88 +40,211 @@
 namespace fs = std::filesystem;
 using namespace vxsynth;
 
+namespace {
+
+using Points = std::vector<std::pair<std::string, codegen::DesignPoint>>;
+
+struct Options {
+  fs::path out;
+  std::vector<fs::path> captures;
+  bool test_points = false;
+  std::string kernel;               // --kernel: only this kernel id
+  std::vector<std::string> points;  // --points: its design points
+  uint32_t vortex_lmem = 0;         // --vortex-lmem: the points' Vortex local memory per core (0: the seed's)
+};
+
+uint32_t number(std::string_view s, std::string_view spec) {
+  uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v == 0)
+    throw make_error("{}: '{}' is not a positive number", spec, s);
+  return v;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  o.out = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw make_error("{} needs a value", a);
+      return argv[++i];
+    };
+    if (a == "--test-points") {
+      o.test_points = true;
+    } else if (a == "--kernel") {
+      o.kernel = value();
+    } else if (a == "--points") {
+      const std::string list = value();
+      for (std::size_t b = 0; b <= list.size();) {
+        const std::size_t e = std::min(list.find(',', b), list.size());
+        if (e > b) o.points.push_back(list.substr(b, e - b));
+        b = e + 1;
+      }
+    } else if (a == "--vortex-lmem") {
+      o.vortex_lmem = number(value(), "--vortex-lmem");
+      if (!std::has_single_bit(o.vortex_lmem) || o.vortex_lmem < 4096 || o.vortex_lmem > 65536)
+        throw make_error("--vortex-lmem {}: expected 2^LMEM_LOG_SIZE bytes, 4096..65536", o.vortex_lmem);
+    } else if (a.starts_with("--")) {
+      throw make_error("unknown option {}", a);
+    } else {
+      o.captures.emplace_back(a);
+    }
+  }
+  if (o.points.empty() != o.kernel.empty()) throw make_error("--kernel and --points go together");
+  if (o.vortex_lmem != 0 && o.points.empty()) throw make_error("--vortex-lmem applies to --points");
+  return o;
+}
+
+
+/// `seed` with the tile, CUDA stages and split-K of SPEC = BMxBNxBK[/sSTAGES][/kSPLIT].
+codegen::DesignPoint point_of(const codegen::DesignPoint& seed, const std::string& spec) {
+  codegen::DesignPoint p = seed;
+  std::vector<std::string_view> parts;
+  for (std::size_t b = 0; b <= spec.size();) {
+    const std::size_t e = std::min(spec.find('/', b), spec.size());
+    parts.emplace_back(std::string_view(spec).substr(b, e - b));
+    b = e + 1;
+  }
+  const std::string_view tile = parts[0];
+  const std::size_t x1 = tile.find('x'), x2 = tile.find('x', x1 == std::string_view::npos ? x1 : x1 + 1);
+  if (x1 == std::string_view::npos || x2 == std::string_view::npos)
+    throw make_error("--points {}: expected BMxBNxBK[/sSTAGES][/kSPLIT]", spec);
+  const std::string where = "--points " + spec;
+  p.axes.tile = {number(tile.substr(0, x1), where), number(tile.substr(x1 + 1, x2 - x1 - 1), where),
+                 number(tile.substr(x2 + 1), where)};
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].starts_with('s')) {
+      p.cuda_stages = number(parts[i].substr(1), where);
+    } else if (parts[i].starts_with('k')) {
+      p.axes.split_k = number(parts[i].substr(1), where);
+    } else {
+      throw make_error("--points {}: '{}' is neither sSTAGES nor kSPLIT", spec, parts[i]);
+    }
+  }
+  p.axes.k_range = seed.axes.k_range;
+  return p;
+}
+
+/// The seed's axis variants of the default pack, where they validate and differ from the seed.
+Points default_variants(const codegen::DesignPoint& seed) {
+  auto v1 = seed;
+  v1.axes.lane_map = codegen::LaneMap::kStrided;
+  v1.axes.boundary = codegen::Boundary::kClamp;
+  auto v2 = seed;
+  v2.axes.split_k = 2;
+  v2.axes.prefetch = v2.axes.smem_stage;
+  auto v3 = seed;  // split-K 4: the line search's next step
+  v3.axes.split_k = 4;
+  auto v4 = seed;  // one pipeline stage (tensor core: prefetch off)
+  v4.axes.prefetch = false;
+  Points pts{{"seed", seed}};
+  for (auto& [tag, p] : Points{{"v1", v1}, {"v2", v2}, {"v3", v3}, {"v4", v4}}) {
+    if (codegen::validation_errors(p).empty() && codegen::to_json(p) != codegen::to_json(seed)) pts.emplace_back(tag, p);
+  }
+  return pts;
+}
+
+/// The seed and the --points of one kernel; invalid ones are reported on stderr and skipped.
+Points listed_points(const codegen::DesignPoint& seed, const Options& o) {
+  Points pts{{"seed", seed}};
+  for (const std::string& spec : o.points) {
+    codegen::DesignPoint p = point_of(seed, spec);
+    if (o.vortex_lmem != 0) p.vortex.local_mem_bytes = o.vortex_lmem;
+    if (const std::string e = codegen::validation_errors(p); !e.empty()) {
+      std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": " << e << "\n";
+      continue;
+    }
+    std::string tag = spec;
+    std::replace(tag.begin(), tag.end(), '/', '_');
+    pts.emplace_back(tag, p);
+  }
+  return pts;
+}
+
+core::ReferenceBundle read_capture(const fs::path& dir) {
+  return fs::exists(dir / "bundle.json") ? core::read_bundle(dir / "bundle.json")
+                                         : core::import_profile(core::read_torch_trace(dir / "trace.json.gz"),
+                                                                core::read_ncu_csv(dir / "ncu_raw.csv"));
+}
+
+/// The reference's ncu duration and DRAM bytes (bench/tc/run_h200.sh NCU=1 compares with them).
+std::string reference_line(const core::BundleKernel& k) {
+  std::string ref = "REF";
+  for (const auto& in : k.ncu_raw) {
+    if (in.value && (in.name == "gpu__time_duration.sum" || in.name == "dram__bytes_read.sum" ||
+                     in.name == "dram__bytes_write.sum"))
+      ref += fmt::format(" {}={:.0f}", in.name, *in.value);
+  }
+  return ref + "\n";
+}
+
+void write_run_all(const fs::path& out, const std::string& driver_args) {
+  write_file_atomic(out / "run_all.sh",
+                    "#!/usr/bin/env bash\n# Generated by vxsynth_gpu_pack. Builds and runs every driver; one RESULT line each.\n"
+                    "cd \"$(dirname \"$0\")\"\nNVCC=${NVCC:-nvcc}\nfor d in */; do\n  d=${d%/}\n"
+                    "  ( cd \"$d\" && $NVCC -arch=sm_90 -std=c++17 -O2 -o driver driver.cu > build.log 2>&1 && ./driver" +
+                        driver_args +
+                        " ) "
+                        "|| echo \"RESULT $d BUILD-OR-RUN-FAILED $(tail -3 \"$d/build.log\" | tr '\\n' ' ')\"\ndone\n");
+  fs::permissions(out / "run_all.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add);
+}
+
+int pack_test_points(const fs::path& out) {
+  int n = 0;
+  for (const auto& c : codegen::testing_points::all_cases()) {
+    const fs::path d = out / c.name;
+    codegen::write_candidate(d, codegen::emit_cuda(c.point));
+    codegen::write_candidate(d, codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n)));
+    write_file_atomic(d / "point.json", codegen::to_json(c.point).dump(2));
+    check::write_inputs(d / "data", check::generate_inputs(c.point.fixed.op, c.point.fixed.path, 77 + static_cast<uint64_t>(n)),
+                        c.point.fixed.path);
+    ++n;
+  }
+  write_run_all(out, " -d data");
+  return n;
+}
+
+int pack_captures(const Options& o) {
+  std::vector<fs::path> caps = o.captures;
+  if (caps.empty()) {
+    for (const char* w : {"act", "diffusion_policy", "pi0"}) caps.push_back(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200" / w);
+  }
+  int n = 0;
+  for (const auto& dir : caps) {
+    const auto bundle = read_capture(dir);
+    for (const auto& k : bundle.kernels) {
+      if (k.context.op == core::OpKind::kOther || (!o.kernel.empty() && k.id != o.kernel)) continue;
+      const codegen::DesignPoint seed = codegen::seed_design_point(k.context);
+      for (const auto& [tag, p] : o.points.empty() ? default_variants(seed) : listed_points(seed, o)) {
+        const std::string name = fmt::format("{}_{}_{}", dir.filename().string(), k.id, tag);
+        const fs::path d = o.out / name;
+        codegen::write_candidate(d, codegen::emit_cuda(p));
+        codegen::write_candidate(d, codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n)));
+        write_file_atomic(d / "point.json", codegen::to_json(p).dump(2));
+        write_file_atomic(d / "reference.txt", reference_line(k));
+        ++n;
+      }
+    }
+  }
+  if (n == 0 && !o.kernel.empty()) throw make_error("no GEMM/conv kernel '{}' in the given captures", o.kernel);
+  write_run_all(o.out, "");
+  return n;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...]\n";
+    std::cerr << "usage: vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...] [--kernel ID --points BMxBNxBK[/sSTAGES][/kSPLIT],...]\n"
+                 "       vxsynth_gpu_pack OUT_DIR --test-points\n";
     return 2;
   }
   try {
-    const fs::path out = argv[1];
-    std::vector<fs::path> caps;
-    const bool test_points = argc == 3 && std::string(argv[2]) == "--test-points";
-    if (test_points) {
-      int n = 0;
-      for (const auto& c : codegen::testing_points::all_cases()) {
-        const fs::path d = out / c.name;
-        codegen::write_candidate(d, codegen::emit_cuda(c.point));
-        codegen::write_candidate(d, codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n)));
-        write_file_atomic(d / "point.json", codegen::to_json(c.point).dump(2));
-        check::write_inputs(d / "data", check::generate_inputs(c.point.fixed.op, c.point.fixed.path, 77 + static_cast<uint64_t>(n)),
-                            c.point.fixed.path);
-        ++n;
-      }
-      write_file_atomic(out / "run_all.sh",
-                        "#!/usr/bin/env bash\ncd \"$(dirname \"$0\")\"\nNVCC=${NVCC:-nvcc}\nfor d in */; do\n  d=${d%/}\n"
-                        "  ( cd \"$d\" && $NVCC -arch=sm_90 -std=c++17 -O2 -o driver driver.cu > build.log 2>&1 && ./driver -d data ) "
-                        "|| echo \"RESULT $d BUILD-OR-RUN-FAILED\"\ndone\n");
-      std::cout << n << " test points written to " << out << "\n";
-      return 0;
-    }
-    for (int i = 2; i < argc; ++i) caps.emplace_back(argv[i]);
-    if (caps.empty()) {
-      for (const char* w : {"act", "diffusion_policy", "pi0"}) caps.push_back(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200" / w);
-    }
-    std::string script = "#!/usr/bin/env bash\n# Generated by vxsynth_gpu_pack. Builds and runs every driver; one RESULT line each.\n"
-                         "cd \"$(dirname \"$0\")\"\nNVCC=${NVCC:-nvcc}\nfor d in */; do\n  d=${d%/}\n"
-                         "  ( cd \"$d\" && $NVCC -arch=sm_90 -std=c++17 -O2 -o driver driver.cu > build.log 2>&1 && ./driver ) "
-                         "|| echo \"RESULT $d BUILD-OR-RUN-FAILED $(tail -3 \"$d/build.log\" | tr '\\n' ' ')\"\ndone\n";
-    int n = 0;
-    for (const auto& dir : caps) {
-      // A bundle directory (bundle.json, as data/references/h100/*) or a raw capture (trace + ncu CSV).
-      const auto bundle = fs::exists(dir / "bundle.json")
-                              ? core::read_bundle(dir / "bundle.json")
-                              : core::import_profile(core::read_torch_trace(dir / "trace.json.gz"),
-                                                     core::read_ncu_csv(dir / "ncu_raw.csv"));
-      for (const auto& k : bundle.kernels) {
-        if (k.context.op == core::OpKind::kOther) continue;
-        const codegen::DesignPoint seed = codegen::seed_design_point(k.context);
-        std::vector<std::pair<std::string, codegen::DesignPoint>> pts{{"seed", seed}};
-        auto v1 = seed;
-        v1.axes.lane_map = codegen::LaneMap::kStrided;
-        v1.axes.boundary = codegen::Boundary::kClamp;
-        auto v2 = seed;
-        v2.axes.split_k = 2;
-        v2.axes.prefetch = v2.axes.smem_stage;
-        auto v3 = seed;  // split-K 4: the line search's next step
-        v3.axes.split_k = 4;
-        auto v4 = seed;  // one pipeline stage (tensor core: prefetch off)
-        v4.axes.prefetch = false;
-        for (auto& [tag, p] : std::vector<std::pair<std::string, codegen::DesignPoint>>{
-                 {"v1", v1}, {"v2", v2}, {"v3", v3}, {"v4", v4}}) {
-          if (codegen::validation_errors(p).empty() && codegen::to_json(p) != codegen::to_json(seed)) pts.emplace_back(tag, p);
-        }
-        for (const auto& [tag, p] : pts) {
-          const std::string name = fmt::format("{}_{}_{}", dir.filename().string(), k.id, tag);
-          const fs::path d = out / name;
-          codegen::write_candidate(d, codegen::emit_cuda(p));
-          codegen::write_candidate(d, codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n)));
-          write_file_atomic(d / "point.json", codegen::to_json(p).dump(2));
-          // The reference's ncu duration and DRAM bytes (bench/tc/run_h200.sh NCU=1 compares with them).
-          std::string ref = "REF";
-          for (const auto& in : k.ncu_raw) {
-            if (in.value && (in.name == "gpu__time_duration.sum" || in.name == "dram__bytes_read.sum" ||
-                             in.name == "dram__bytes_write.sum"))
-              ref += fmt::format(" {}={:.0f}", in.name, *in.value);
-          }
-          write_file_atomic(d / "reference.txt", ref + "\n");
-          ++n;
-        }
-      }
-    }
-    write_file_atomic(out / "run_all.sh", script);
-    fs::permissions(out / "run_all.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add);
-    std::cout << n << " points written to " << out << "\n";
+    const Options o = parse(argc, argv);
+    const int n = o.test_points ? pack_test_points(o.out) : pack_captures(o);
+    std::cout << n << (o.test_points ? " test points" : " points") << " written to " << o.out << "\n";
   } catch (const Error& e) {
     std::cerr << "vxsynth_gpu_pack: " << e.what() << "\n";
     return 1;
