@@ -18,10 +18,6 @@ constexpr std::array<std::pair<OpFamily, std::string_view>, 5> kFamilyNames{{
     {OpFamily::kConv2d, "conv2d"},
 }};
 
-int64_t conv_out(int64_t in, int64_t pad, int64_t dil, int64_t ker, int64_t stride) {
-  return (in + 2 * pad - dil * (ker - 1) - 1) / stride + 1;
-}
-
 }  // namespace
 
 std::string_view to_string(OpFamily f) {
@@ -46,13 +42,10 @@ Activation activation_from_string(std::string_view s) {
   throw make_error("unknown activation '{}' (expected none or relu)", s);
 }
 
-int64_t OpSpec::out_h() const { return conv_out(conv.h, conv.pad[0], conv.dilation[0], conv.r, conv.stride[0]); }
-int64_t OpSpec::out_w() const { return conv_out(conv.w, conv.pad[1], conv.dilation[1], conv.s, conv.stride[1]); }
+int64_t OpSpec::out_h() const { return conv.out_h(); }
+int64_t OpSpec::out_w() const { return conv.out_w(); }
 
-int64_t OpSpec::fan_in() const {
-  if (is_conv()) return (conv.c / (conv.groups > 0 ? conv.groups : 1)) * conv.r * conv.s;
-  return gemm.k;
-}
+int64_t OpSpec::fan_in() const { return is_conv() ? conv.fan_in() : gemm.k; }
 
 int64_t OpSpec::macs() const {
   if (is_conv()) return conv.n * conv.k * out_h() * out_w() * fan_in();

@@ -69,8 +69,8 @@ std::vector<double> reference_bmm(std::span<const double> a, std::span<const dou
 
 std::vector<double> reference_conv2d(std::span<const double> x, std::span<const double> w,
                                      std::span<const double> bias, const core::ConvShape& s, Activation act) {
-  const int64_t p_out = (s.h + 2 * s.pad[0] - s.dilation[0] * (s.r - 1) - 1) / s.stride[0] + 1;
-  const int64_t q_out = (s.w + 2 * s.pad[1] - s.dilation[1] * (s.s - 1) - 1) / s.stride[1] + 1;
+  const int64_t p_out = s.out_h();
+  const int64_t q_out = s.out_w();
   const int64_t cg = s.c / s.groups;
   const int64_t kg = s.k / s.groups;
   std::vector<double> out(static_cast<size_t>(s.n * s.k * p_out * q_out));

@@ -135,12 +135,8 @@ double tensor_elements(const core::ReferenceContext& c) {
   }
   if (!c.conv) return 0;
   const core::ConvShape& v = *c.conv;
-  auto out = [](int64_t in, int64_t pad, int64_t dil, int64_t win, int64_t stride) {
-    return static_cast<double>((in + 2 * pad - dil * (win - 1) - 1) / stride + 1);
-  };
   auto d = [](int64_t x) { return static_cast<double>(x); };
-  const double p = out(v.h, v.pad[0], v.dilation[0], v.r, v.stride[0]);
-  const double q = out(v.w, v.pad[1], v.dilation[1], v.s, v.stride[1]);
+  const double p = d(v.out_h()), q = d(v.out_w());
   return d(v.n) * d(v.c) * d(v.h) * d(v.w) + d(v.k) * d(v.c / v.groups) * d(v.r) * d(v.s) + d(v.n) * d(v.k) * p * q +
          (c.has_bias ? d(v.k) : 0.0);
 }

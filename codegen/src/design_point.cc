@@ -46,13 +46,7 @@ std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p) {
   return v;
 }
 
-GemmView gemm_view(const check::OpSpec& op) {
-  if (op.is_conv()) {
-    const auto& c = op.conv;
-    return {c.groups, c.k / c.groups, c.n * op.out_h() * op.out_w(), op.fan_in()};
-  }
-  return {op.gemm.batch, op.gemm.m, op.gemm.n, op.gemm.k};
-}
+GemmView gemm_view(const check::OpSpec& op) { return op.is_conv() ? core::gemm_view(op.conv) : core::gemm_view(op.gemm); }
 
 std::array<uint32_t, 3> frag_dims(FragShape s) {
   switch (s) {

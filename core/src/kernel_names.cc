@@ -129,18 +129,14 @@ void read_syntax(std::string_view name, TileSyntax syntax, NameHints& h) {
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// The GEMM view of the context's shape (docs/codegen.md "One kernel body, two dialects").
-struct View {
-  int64_t z = 1, m = 0, n = 0, k = 0;
-};
-std::optional<View> view_of(const ReferenceContext& ctx) {
-  if (ctx.gemm) return View{ctx.gemm->batch, ctx.gemm->m, ctx.gemm->n, ctx.gemm->k};
+// The GEMM view of the context's shape; none without a shape or with a convolution's groups or
+// strides not positive.
+std::optional<GemmView> view_of(const ReferenceContext& ctx) {
+  if (ctx.gemm) return gemm_view(*ctx.gemm);
   if (!ctx.conv) return std::nullopt;
   const ConvShape& c = *ctx.conv;
   if (c.groups <= 0 || c.stride[0] <= 0 || c.stride[1] <= 0) return std::nullopt;
-  const int64_t p = (c.h + 2 * c.pad[0] - c.dilation[0] * (c.r - 1) - 1) / c.stride[0] + 1;
-  const int64_t q = (c.w + 2 * c.pad[1] - c.dilation[1] * (c.s - 1) - 1) / c.stride[1] + 1;
-  return View{c.groups, c.k / c.groups, c.n * p * q, c.c / c.groups * c.r * c.s};
+  return gemm_view(c);
 }
 
 }  // namespace

@@ -287,11 +287,8 @@ extern const std::array<AxisInfo, kNumAxes> kAxisTable;
                                                    const FixedProperties& fixed, std::string* why_not,
                                                    int space_version = kDesignSpaceVersion);
 
-/// The op seen as a batched GEMM C[z][M][N] = A[z][M][K]·B[z][K][N] (conv: implicit GEMM with
-/// M = K_out/groups, N = N·P·Q, K = (C/groups)·R·S, z = group).
-struct GemmView {
-  int64_t z = 1, m = 0, n = 0, k = 0;
-};
+/// The op seen as a batched GEMM (core::GemmView: conv is the implicit GEMM).
+using GemmView = core::GemmView;
 /// GEMM view of `op`.
 [[nodiscard]] GemmView gemm_view(const check::OpSpec& op);
 

@@ -35,7 +35,25 @@ struct ConvShape {
   int64_t k = 0, r = 1, s = 0;
   std::array<int64_t, 2> stride{1, 1}, pad{0, 0}, dilation{1, 1};
   int64_t groups = 1;
+
+  /// Output height P and width Q: (in + 2·pad − dilation·(window − 1) − 1) / stride + 1 (PyTorch's
+  /// Conv2d shape rule); the stride must be positive.
+  [[nodiscard]] int64_t out_h() const { return (h + 2 * pad[0] - dilation[0] * (r - 1) - 1) / stride[0] + 1; }
+  [[nodiscard]] int64_t out_w() const { return (w + 2 * pad[1] - dilation[1] * (s - 1) - 1) / stride[1] + 1; }
+  /// Reduction length of one output element: (C / groups)·R·S.
+  [[nodiscard]] int64_t fan_in() const { return (c / (groups > 0 ? groups : 1)) * r * s; }
 };
+
+/// An op seen as a batched GEMM C[z][M][N] = A[z][M][K]·B[z][K][N] (docs/codegen.md "One kernel
+/// body, two dialects"); a convolution is the implicit GEMM with z = group, M = K/groups,
+/// N = N·P·Q, K = (C/groups)·R·S.
+struct GemmView {
+  int64_t z = 1, m = 0, n = 0, k = 0;
+};
+[[nodiscard]] inline GemmView gemm_view(const GemmShape& g) { return {g.batch, g.m, g.n, g.k}; }
+[[nodiscard]] inline GemmView gemm_view(const ConvShape& c) {
+  return {c.groups, c.k / (c.groups > 0 ? c.groups : 1), c.n * c.out_h() * c.out_w(), c.fan_in()};
+}
 
 /// Kernel launch geometry as ncu/torch report it.
 struct LaunchGeometry {
