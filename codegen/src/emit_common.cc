@@ -352,7 +352,8 @@ bool contiguous(const Plan& pl) { return lanes_adjacent(pl.p->axes.lane_map); }
 /// Vortex: `#pragma GCC unroll count` before a loop that indexes a register array (acc, av, bv, pa,
 /// pb). GCC -O3 keeps an array indexed by a loop variable in memory (sp-relative loads and stores
 /// in the K loop); unrolled, every index is a constant and scalar replacement keeps the elements in
-/// registers. nvcc unrolls such loops on its own, so the CUDA side is left as it is.
+/// registers. nvcc unrolls such loops on its own, so the CUDA side is left as it is (except the
+/// warp epilogue's fragment loops, which nvcc leaves rolled: emit_tc.cc says so where it unrolls them).
 void emit_unroll(CodeWriter& w, const Plan& pl, uint32_t count) {
   if (pl.dialect == Dialect::kVortex) w.line("#pragma GCC unroll {}", count);
 }

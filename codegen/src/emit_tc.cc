@@ -363,7 +363,11 @@ void emit_tc_warp_epilogue(CodeWriter& w, const Plan& pl) {
   w.line("// Accumulators -> this warp's scratch, one fragment at a time, then a guarded write-out by its lanes.");
   w.line("float* Cw = reinterpret_cast<float*>(smem) + wid * (FM * FN);");
   w.line("const int lane = tid - wid * WARP;");
+  // CUDA: unrolled, acc[i][j] has constant indices and the fragments stay in registers (nvcc
+  // leaves these loops rolled and keeps acc in a local-memory frame otherwise: ptxas -v).
+  if (cuda(pl)) w.line("#pragma unroll");
   w.open("for (int i = 0; i < WTM; ++i)");
+  if (cuda(pl)) w.line("#pragma unroll");
   w.open("for (int j = 0; j < WTN; ++j)");
   if (cuda(pl)) {
     w.line("vxs_store_shared(Cw, acc[i][j], FN);  // wmma::store_matrix_sync, row-major, .shared");

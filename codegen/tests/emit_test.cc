@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -127,14 +128,30 @@ TEST(Emit, TilesWiderThanTheOperandFillOnlyTheLivePart) {
 
 class CudaCompiles : public ::testing::TestWithParam<testing_points::Case> {};
 
+/// The stack frame ptxas reports for the GEMM kernel ("Function properties for …vxs_gemm_kernel…"
+/// then "N bytes stack frame"); -1 when the report has no such lines.
+long gemm_kernel_stack_frame(const std::string& ptxas_report) {
+  const std::size_t f = ptxas_report.find("Function properties for _Z15vxs_gemm_kernel");
+  if (f == std::string::npos) return -1;
+  const std::size_t e = ptxas_report.find(" bytes stack frame", f);
+  if (e == std::string::npos) return -1;
+  std::size_t b = e;
+  while (b > 0 && std::isdigit(static_cast<unsigned char>(ptxas_report[b - 1]))) --b;
+  return b == e ? -1 : std::stol(ptxas_report.substr(b, e - b));
+}
+
 TEST_P(CudaCompiles, WithNvccForSm90) {
   if (!find_nvcc()) GTEST_SKIP() << "nvcc not found (/usr/local/cuda/bin/nvcc or $NVCC)";
   const auto& c = GetParam();
   const fs::path dir = scratch("cuda_" + c.name);
   write_candidate(dir, emit_cuda(c.point));
-  const NvccResult r = compile_cuda(dir / kCudaFileName, dir / "candidate.o");
+  const NvccResult r = compile_cuda(dir / kCudaFileName, dir / "candidate.o", {"-Xptxas", "-v"});
   EXPECT_TRUE(r.ok) << r.command << "\n" << r.diagnostics;
   EXPECT_EQ(r.diagnostics.find("warning"), std::string::npos) << r.diagnostics;
+  // Generator 10: the warp epilogue's fragments stay in registers (no local-memory frame).
+  if (c.point.tc_schedule == TcSchedule::kWarpEpilogue && r.ok) {
+    EXPECT_EQ(gemm_kernel_stack_frame(r.diagnostics), 0) << r.diagnostics;
+  }
   if (r.ok) {
     std::error_code ec;
     fs::remove_all(dir, ec);

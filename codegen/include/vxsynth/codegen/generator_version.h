@@ -12,7 +12,7 @@
 namespace vxsynth::codegen {
 
 /// Which commits each version covers: docs/reconstruct.md#evidence-as-data.
-inline constexpr int kGeneratorVersion = 9;
+inline constexpr int kGeneratorVersion = 10;
 
 /// Key of the generator version in a revision's `tool_versions`.
 inline constexpr const char* kGeneratorVersionKey = "vxsynth-codegen";
