@@ -20,6 +20,7 @@
 // Each point goes to OUT_DIR/<name>/{candidate.cu,driver.cu,point.json,reference.txt}, with
 // OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
 // point (source-output check vs a float64 reference on the GPU and the time of ten launches).
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <filesystem>
@@ -64,6 +65,7 @@ uint32_t number(std::string_view s, std::string_view spec) {
 Options parse(int argc, char** argv) {
   Options o;
   o.out = argv[1];
+  if (o.out.empty() || o.out.string().starts_with("-")) throw make_error("first argument: expected OUT_DIR, got '{}'", o.out.string());
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&]() -> std::string {
@@ -93,6 +95,8 @@ Options parse(int argc, char** argv) {
   }
   if (o.points.empty() != o.kernel.empty()) throw make_error("--kernel and --points go together");
   if (o.vortex_lmem != 0 && o.points.empty()) throw make_error("--vortex-lmem applies to --points");
+  if (o.test_points && (!o.captures.empty() || !o.kernel.empty()))
+    throw make_error("--test-points packs the built-in test points: no capture directory, --kernel or --points");
   return o;
 }
 
@@ -114,6 +118,9 @@ codegen::DesignPoint point_of(const codegen::DesignPoint& seed, const std::strin
   p.axes.tile = {number(tile.substr(0, x1), where), number(tile.substr(x1 + 1, x2 - x1 - 1), where),
                  number(tile.substr(x2 + 1), where)};
   for (std::size_t i = 1; i < parts.size(); ++i) {
+    for (std::size_t j = 1; j < i; ++j)
+      if (!parts[i].empty() && !parts[j].empty() && parts[j][0] == parts[i][0])
+        throw make_error("--points {}: '/{}' is given twice", spec, parts[i][0]);
     if (parts[i].starts_with('s')) {
       p.cuda_stages = number(parts[i].substr(1), where);
     } else if (parts[i].starts_with('k')) {
@@ -152,20 +159,36 @@ Points listed_points(const codegen::DesignPoint& seed, const Options& o) {
     codegen::DesignPoint p = point_of(seed, spec);
     if (o.vortex_lmem != 0) p.vortex.local_mem_bytes = o.vortex_lmem;
     if (const std::string e = codegen::validation_errors(p); !e.empty()) {
-      std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": " << e << "\n";
+      std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": " << e << (e.ends_with('\n') ? "" : "\n");
       continue;
     }
     std::string tag = spec;
     std::replace(tag.begin(), tag.end(), '/', '_');
+    const bool again = std::any_of(pts.begin(), pts.end(), [&](const auto& q) {
+      return q.first == tag || codegen::to_json(q.second) == codegen::to_json(p);
+    });
+    if (again) {
+      std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": the same design point as one already listed (or the seed)\n";
+      continue;
+    }
     pts.emplace_back(tag, p);
   }
   return pts;
 }
 
 core::ReferenceBundle read_capture(const fs::path& dir) {
-  return fs::exists(dir / "bundle.json") ? core::read_bundle(dir / "bundle.json")
-                                         : core::import_profile(core::read_torch_trace(dir / "trace.json.gz"),
-                                                                core::read_ncu_csv(dir / "ncu_raw.csv"));
+  if (fs::exists(dir / "bundle.json")) return core::read_bundle(dir / "bundle.json");
+  if (!fs::exists(dir / "trace.json.gz"))
+    throw make_error("{}: not a capture directory (neither bundle.json nor trace.json.gz + ncu_raw.csv)", dir.string());
+  return core::import_profile(core::read_torch_trace(dir / "trace.json.gz"), core::read_ncu_csv(dir / "ncu_raw.csv"));
+}
+
+/// The name a capture directory gives its points ("pi0" for "data/references/h100/pi0/" or ".").
+std::string capture_name(const fs::path& dir) {
+  const fs::path p = fs::absolute(dir).lexically_normal();
+  const std::string name = (p.has_filename() ? p : p.parent_path()).filename().string();
+  if (name.empty()) throw make_error("{}: a capture directory needs a name", dir.string());
+  return name;
 }
 
 /// The reference's ncu duration and DRAM bytes (bench/tc/run_h200.sh NCU=1 compares with them).
@@ -211,24 +234,43 @@ int pack_captures(const Options& o) {
   if (caps.empty()) {
     for (const char* w : {"act", "diffusion_policy", "pi0"}) caps.push_back(fs::path(VXSYNTH_SOURCE_DIR) / "data/references/h200" / w);
   }
-  int n = 0;
+  // Every capture is read (and named) before anything is written.
+  std::vector<std::pair<std::string, core::ReferenceBundle>> bundles;
   for (const auto& dir : caps) {
-    const auto bundle = read_capture(dir);
+    std::string name = capture_name(dir);
+    for (const auto& [other, b] : bundles)
+      if (other == name) throw make_error("{}: a second capture named '{}' (point directories would clash)", dir.string(), name);
+    bundles.emplace_back(std::move(name), read_capture(dir));
+  }
+  // Then every point is chosen; only then written.
+  struct Planned {
+    std::string name;
+    codegen::DesignPoint point;
+    const core::BundleKernel* kernel;
+  };
+  std::vector<Planned> plan;
+  bool any_listed = false;
+  for (const auto& [capture, bundle] : bundles) {
     for (const auto& k : bundle.kernels) {
       if (k.context.op == core::OpKind::kOther || (!o.kernel.empty() && k.id != o.kernel)) continue;
       const codegen::DesignPoint seed = codegen::seed_design_point(k.context);
-      for (const auto& [tag, p] : o.points.empty() ? default_variants(seed) : listed_points(seed, o)) {
-        const std::string name = fmt::format("{}_{}_{}", dir.filename().string(), k.id, tag);
-        const fs::path d = o.out / name;
-        codegen::write_candidate(d, codegen::emit_cuda(p));
-        codegen::write_candidate(d, codegen::emit_cuda_driver(p, name + ":" + codegen::slug(p), 0x5eed + static_cast<uint64_t>(n)));
-        write_file_atomic(d / "point.json", codegen::to_json(p).dump(2));
-        write_file_atomic(d / "reference.txt", reference_line(k));
-        ++n;
-      }
+      const Points pts = o.points.empty() ? default_variants(seed) : listed_points(seed, o);
+      any_listed = any_listed || pts.size() > 1;
+      for (const auto& [tag, p] : pts) plan.push_back({fmt::format("{}_{}_{}", capture, k.id, tag), p, &k});
     }
   }
-  if (n == 0 && !o.kernel.empty()) throw make_error("no GEMM/conv kernel '{}' in the given captures", o.kernel);
+  if (plan.empty() && !o.kernel.empty()) throw make_error("no GEMM/conv kernel '{}' in the given captures", o.kernel);
+  if (!o.points.empty() && !any_listed)
+    throw make_error("none of the --points is a valid design point other than the seed (reasons above)");
+  int n = 0;
+  for (const Planned& e : plan) {
+    const fs::path d = o.out / e.name;
+    codegen::write_candidate(d, codegen::emit_cuda(e.point));
+    codegen::write_candidate(d, codegen::emit_cuda_driver(e.point, e.name + ":" + codegen::slug(e.point), 0x5eed + static_cast<uint64_t>(n)));
+    write_file_atomic(d / "point.json", codegen::to_json(e.point).dump(2));
+    write_file_atomic(d / "reference.txt", reference_line(*e.kernel));
+    ++n;
+  }
   write_run_all(o.out, "");
   return n;
 }
@@ -244,8 +286,8 @@ int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
     const int n = o.test_points ? pack_test_points(o.out) : pack_captures(o);
-    std::cout << n << (o.test_points ? " test points" : " points") << " written to " << o.out << "\n";
-  } catch (const Error& e) {
+    std::cout << n << (o.test_points ? " test point" : " point") << (n == 1 ? "" : "s") << " written to " << o.out << "\n";
+  } catch (const std::exception& e) {
     std::cerr << "vxsynth_gpu_pack: " << e.what() << "\n";
     return 1;
   }
