@@ -37,8 +37,10 @@ if [ "${NCU:-0}" = 1 ]; then
     # Sum the metric columns over the profiled kernels of one launch (GEMM, and the split-K reduce
     # or separate epilogue when the candidate has one: launch-skip/count cover two vxs_ kernels).
     awk -F'","' -v name="$name" -v ref="$(cat "$d/reference.txt" 2>/dev/null)" '
-      NR == 1 { for (i = 1; i <= NF; ++i) { gsub(/"/, "", $i); col[$i] = i } next }
-      NR == 2 { next }  # units
+      # The driver'"'"'s own stdout (its RESULT line) comes before ncu'"'"'s CSV: the header is the line
+      # that starts with "ID", the line after it holds the units.
+      !hdr { if ($0 ~ /^"ID"/) { for (i = 1; i <= NF; ++i) { gsub(/"/, "", $i); col[$i] = i } hdr = 1; units = 1 } next }
+      units { units = 0; next }
       function v(c,  x) { x = $col[c]; gsub(/[",]/, "", x); return x + 0 }
       { k = $col["Kernel Name"]
         if (seen[k]++) next

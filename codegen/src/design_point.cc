@@ -108,10 +108,11 @@ uint32_t accumulator_staging_bytes(const DesignPoint& p, bool vortex) {
   return warps * frag[0] * frag[1] * 4;
 }
 
-uint32_t smem_for(const DesignPoint& p, uint32_t elem) {
+/// Operand tiles `k` deep of `elem`-byte elements (axis smem_stage), or the accumulator staging.
+uint32_t smem_for(const DesignPoint& p, uint32_t elem, uint32_t k) {
   const auto& t = p.axes.tile;
   uint32_t bytes = 0;
-  if (p.axes.smem_stage) bytes = (t.m * t.k + t.k * t.n) * elem;
+  if (p.axes.smem_stage) bytes = (t.m * k + k * t.n) * elem;
   // Tensor-core paths stage the fp32 accumulators for the epilogue in the same memory, after the
   // last K stage (the operand tiles are dead by then).
   if (p.axes.tensor_core.enabled)
@@ -132,8 +133,9 @@ uint32_t cuda_tc_stage_bytes(const DesignPoint& p) {
   const auto& t = p.axes.tile;
   const uint32_t pad = cuda_tc_row_pad(p);
   const bool b_k_contiguous = p.fixed.op.family == check::OpFamily::kLinear;
-  const uint32_t b = b_k_contiguous ? t.n * (t.k + pad) : t.k * (t.n + pad);
-  return (t.m * (t.k + pad) + b) * operand_bytes_cuda(p);
+  const uint32_t k = translation_info(p.cuda_translation).vortex_k_steps ? vortex_stage_k(p) : t.k;
+  const uint32_t b = b_k_contiguous ? t.n * (k + pad) : k * (t.n + pad);
+  return (t.m * (k + pad) + b) * operand_bytes_cuda(p);
 }
 
 }  // namespace
@@ -166,13 +168,39 @@ std::optional<WarpGrid> warp_grid(uint32_t tiles_m, uint32_t tiles_n, uint32_t w
 }
 
 uint32_t smem_bytes(const DesignPoint& p) {
-  if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p));
+  if (!p.axes.tensor_core.enabled) return smem_for(p, operand_bytes_cuda(p), p.axes.tile.k);
   // Padded rows (A: BM x (BK+pad); B: BN x (BK+pad) or BK x (BN+pad)), times the stages; the fp32
   // accumulator tile reuses the memory after the last stage.
   return std::max(cuda_tc_stages(p) * cuda_tc_stage_bytes(p),
                   accumulator_staging_bytes(p, false));
 }
-uint32_t vortex_local_mem_bytes(const DesignPoint& p) { return smem_for(p, operand_bytes_vortex(p)); }
+uint32_t vortex_local_mem_bytes(const DesignPoint& p) {
+  return smem_for(p, operand_bytes_vortex(p), vortex_stage_k(p));
+}
+
+uint32_t vortex_stage_k(const DesignPoint& p) {
+  const auto& a = p.axes;
+  const auto& vx = p.vortex;
+  if (!vx.k_steps || !a.tensor_core.enabled || !a.smem_stage || a.tile.k == 0) return a.tile.k;
+  const uint32_t warps_per_group = (p.fixed.block_size + vx.threads - 1) / std::max(1u, vx.threads);
+  const uint32_t groups = std::max(1u, vx.warps / std::max(1u, warps_per_group));
+  std::array<uint32_t, 3> tcu{};
+  try {
+    tcu = vortex_tcu_tile(vx.threads);
+  } catch (const Error&) {
+    return a.tile.k;  // validation names the warp width
+  }
+  // Halving keeps the cooperative fill's rule where the schedule has one (BM·k and k·BN multiples
+  // of the block size) and stops at the TCU tile's K.
+  const bool partial = schedule_info(p.tc_schedule).partial_fills;
+  const uint32_t bs = p.fixed.block_size;
+  auto fills = [&](uint32_t k) { return partial || ((a.tile.m * k) % bs == 0 && (k * a.tile.n) % bs == 0); };
+  uint32_t k = a.tile.k;
+  while (smem_for(p, operand_bytes_vortex(p), k) * groups > vx.local_mem_bytes && k % 2 == 0 &&
+         (k / 2) % tcu[2] == 0 && fills(k / 2))
+    k /= 2;
+  return k;
+}
 
 int launches(const DesignPoint& p) {
   const bool has_epilogue = p.fixed.op.has_bias || p.fixed.op.activation != check::Activation::kNone;
@@ -303,6 +331,7 @@ nlohmann::json to_json(const DesignPoint& p) {
         {"local_mem_bytes", p.vortex.local_mem_bytes}}},
       {"axes", axes},
   };
+  if (p.vortex.k_steps) out["vortex"]["k_steps"] = true;
   if (p.cuda_translation != CudaTranslation::kNative) out["cuda_translation"] = to_string(p.cuda_translation);
   if (p.tc_schedule != TcSchedule::kTileEpilogue) out["tc_schedule"] = schedule_info(p.tc_schedule).key;
   if (p.cuda_stages != 0) out["cuda_stages"] = p.cuda_stages;
@@ -368,6 +397,7 @@ DesignPoint design_point_from_json(const nlohmann::json& j) {
   p.vortex.warps = get<uint32_t>(jv, "warps", "vortex");
   p.vortex.threads = get<uint32_t>(jv, "threads", "vortex");
   p.vortex.local_mem_bytes = get<uint32_t>(jv, "local_mem_bytes", "vortex");
+  if (jv.contains("k_steps")) p.vortex.k_steps = get<bool>(jv, "k_steps", "vortex");
   const auto& ja = at(j, "axes", "");
   for (const AxisInfo& row : kAxisTable) {
     row.from_json(at(ja, row.key, "axes"), fmt::format("axes.{}", row.key), p.axes);

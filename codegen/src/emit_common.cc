@@ -61,6 +61,7 @@ Plan make_plan(const DesignPoint& p, Dialect d) {
   pl.relu = p.fixed.op.activation == check::Activation::kRelu;
   pl.two_launch = launches(p) == 2;
   pl.warp = d == Dialect::kCuda ? kCudaWarp : p.vortex.threads;
+  pl.bk = d == Dialect::kCuda && !pl.tr->vortex_k_steps ? p.axes.tile.k : vortex_stage_k(p);
   const auto fam = p.fixed.op.family;
   pl.b_k_contiguous = fam == check::OpFamily::kLinear;
   if (d == Dialect::kCuda) {
@@ -150,7 +151,13 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
   w.pp(fmt::format("#define BS {}        // threads per block (fixed property 3)", pl.p->fixed.block_size));
   w.pp(fmt::format("#define BM {}        // block tile rows (axis tile)", a.tile.m));
   w.pp(fmt::format("#define BN {}        // block tile columns (axis tile)", a.tile.n));
-  w.pp(fmt::format("#define BK {}        // reduction depth per stage (axis tile)", a.tile.k));
+  if (pl.sub_stages()) {
+    w.pp(fmt::format("#define BK_TILE {}   // reduction depth per stage of the design point (axis tile)", a.tile.k));
+    w.pp(fmt::format("#define BK {}        // reduction depth per local-memory stage: BK_TILE in BK_TILE / BK steps",
+                     pl.bk));
+  } else {
+    w.pp(fmt::format("#define BK {}        // reduction depth per stage (axis tile)", a.tile.k));
+  }
   w.pp(fmt::format("#define SPLIT_K {}   // K slices (axis split_k)", a.split_k));
   w.pp(fmt::format("#define WARP {}      // warp width on this side", pl.warp));
   if (!pl.tc) {
@@ -174,11 +181,11 @@ void emit_tile_defines(CodeWriter& w, const Plan& pl) {
     }
     const char* rows_a = pl.fill_m_macro();
     const char* cols_b = pl.fill_n_macro();
-    w.pp((pl.fill_m() * a.tile.k) % bs
+    w.pp((pl.fill_m() * pl.bk) % bs
              ? fmt::format("#define FILL_A (({} * BK + BS - 1) / BS)  // A elements each thread fills per stage, "
                            "at most", rows_a)
              : fmt::format("#define FILL_A ({} * BK / BS)  // A elements each thread fills per stage", rows_a));
-    w.pp((a.tile.k * pl.fill_n()) % bs
+    w.pp((pl.bk * pl.fill_n()) % bs
              ? fmt::format("#define FILL_B ((BK * {} + BS - 1) / BS)  // B elements each thread fills per stage, "
                            "at most", cols_b)
              : fmt::format("#define FILL_B (BK * {} / BS)  // B elements each thread fills per stage", cols_b));
@@ -540,8 +547,13 @@ void emit_block_coords(CodeWriter& w, const Plan& pl) {
   w.line("const int z = (int)blockIdx.z / SPLIT_K;");
   w.line("const int ks = (int)blockIdx.z - z * SPLIT_K;");
   w.line("// K range of this split (axis split_k): kt_per_split stages of BK, uniform over the block.");
-  w.line("const int k_tiles = (d.K + BK - 1) / BK;");
-  w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
+  if (pl.sub_stages()) {
+    w.line("const int k_tiles = (d.K + BK_TILE - 1) / BK_TILE;");
+    w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K * (BK_TILE / BK);");
+  } else {
+    w.line("const int k_tiles = (d.K + BK - 1) / BK;");
+    w.line("const int kt_per_split = (k_tiles + SPLIT_K - 1) / SPLIT_K;");
+  }
   w.line("const int k_begin = ks * kt_per_split * BK;");
 }
 

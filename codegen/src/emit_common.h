@@ -28,6 +28,7 @@ struct Plan {
   bool two_launch = false;  ///< GEMM writes fp32 partials to the workspace; kernel 2 reduces + epilogue
   bool b_k_contiguous = false;  ///< B operand contiguous along k (linear weight[n][k]) vs along n
   uint32_t warp = 32;       ///< warp width of this dialect
+  uint32_t bk = 0;          ///< K depth of one stage on this side (BK; Vortex and its literal CUDA translation: vortex_stage_k)
   std::string in_t;         ///< element type of the inputs in global memory on this side
   std::string out_t;        ///< element type of the output in global memory
   std::string a_name, b_name;  ///< operand names of GEMM A and B (x/weight/a/b)
@@ -45,6 +46,8 @@ struct Plan {
   /// The rows of As and the N extent of Bs that an element fill covers, and their macros.
   [[nodiscard]] uint32_t fill_m() const { return live_m ? live_m : p->axes.tile.m; }
   [[nodiscard]] uint32_t fill_n() const { return live_n ? live_n : p->axes.tile.n; }
+  /// This side stages each BK of the tile in steps of bk (vortex_stage_k).
+  [[nodiscard]] bool sub_stages() const { return bk != p->axes.tile.k; }
   [[nodiscard]] const char* fill_m_macro() const { return live_m ? "LIVE_M" : "BM"; }
   [[nodiscard]] const char* fill_n_macro() const { return live_n ? "LIVE_N" : "BN"; }
 };

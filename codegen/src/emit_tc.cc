@@ -75,7 +75,7 @@ enum class VecMove { kNone, kSync, kAsync };
 
 /// Elements of operand tile `o` an element fill covers (fill_rows x fill_cols).
 uint32_t tile_elements(const Plan& pl, const TcOperand& o) {
-  return o.id == 'a' ? pl.fill_m() * pl.p->axes.tile.k : pl.p->axes.tile.k * pl.fill_n();
+  return o.id == 'a' ? pl.fill_m() * pl.bk : pl.bk * pl.fill_n();
 }
 
 /// Zero of the shared tile's element type.

@@ -113,6 +113,7 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   p.cuda_translation = translation;
   const bool tc = fixed.engine == core::EngineClass::kTensorCore;
   p.vortex = vortex_for(fixed.block_size, tc && space_version >= 4);
+  p.vortex.k_steps = tc && space_version >= 6;
   p.axes.tensor_core.enabled = tc;
   // The CUDA side's format decides: TF32 wmma has only m16n16k8; FP16 (a TF32 reference under the
   // Vortex formats) and BF16 start at m16n16k16.

@@ -176,6 +176,43 @@ TEST(Validation, TensorCoreTileShapes) {
   EXPECT_EQ(vortex_tcu_tile(32), (std::array<uint32_t, 3>{16, 16, 32}));
 }
 
+/// π0's BF16 linear M=816 N=16384 K=2048 (nvjet, 384 threads) in the current design space: Vortex
+/// stages a BK of 32 in steps of 16 where the 16-KiB local memory does not hold the tile at 32.
+TEST(Validation, VortexStagesKInTheLocalMemoryItHas) {
+  core::ReferenceContext ctx = linear_ctx(816, 16384, 2048, 384);
+  ctx.kernel_name = "nvjet_sm90_tst_128x272_64x4_2x1_v_bz_coopA_TNT";
+  ctx.engine = core::EngineClass::kTensorCore;
+  ctx.operand_type = core::DType::kBf16;
+  ctx.has_bias = false;
+  DesignPoint p = seed_design_point(ctx);
+  ASSERT_EQ(validation_errors(p), "");
+  ASSERT_EQ(p.vortex.local_mem_bytes, 16384u);
+  struct Row {
+    Axes::Tile tile;
+    uint32_t stage_k, local_bytes;  // (BM + BN) x stage_k x 2 B, or 24 warps' 16x8 fp32 scratch (12 KiB)
+  };
+  for (const Row& r : {Row{{96, 128, 32}, 32, 14336}, Row{{192, 128, 32}, 16, 12288}, Row{{192, 256, 32}, 16, 14336},
+                       Row{{96, 128, 64}, 32, 14336}, Row{{192, 256, 64}, 16, 14336}}) {
+    DesignPoint q = p;
+    q.axes.tile = r.tile;
+    q.axes.split_k = 1;
+    SCOPED_TRACE(fmt::format("{}x{}x{}", r.tile.m, r.tile.n, r.tile.k));
+    EXPECT_EQ(vortex_stage_k(q), r.stage_k);
+    EXPECT_EQ(vortex_local_mem_bytes(q), r.local_bytes);
+    EXPECT_EQ(validation_errors(q), "");
+  }
+  // Not even the TCU tile's K (16) fits 8 KiB: rejected, naming the bytes.
+  DesignPoint q = p;
+  q.axes.tile = {192, 256, 32};
+  q.vortex.local_mem_bytes = 8192;
+  EXPECT_EQ(vortex_stage_k(q), 16u);
+  expect_rejected(q, "14336 B of local memory per block x 1 resident blocks per core exceeds the Vortex core's 8192 B");
+  // SIMT points keep BK.
+  DesignPoint s = seed_design_point(linear_ctx(100, 512, 512, 256));
+  s.vortex.local_mem_bytes = 4096;
+  EXPECT_EQ(vortex_stage_k(s), s.axes.tile.k);
+}
+
 TEST(Json, RoundTripsAndNamesBadFields) {
   DesignPoint p = valid_point();
   p.axes.lane_map = LaneMap::kStrided;

@@ -84,9 +84,30 @@ inline DesignPoint live_fill_point(check::OpFamily family, check::PrecisionPath 
   return p;
 }
 
+/// A tile whose Vortex operand tiles exceed the core's local memory at BK (64x32x32 at 16-bit: 6 KiB)
+/// on a 4 KiB Vortex target, so that the Vortex kernel stages each BK = 32 in two local-memory steps
+/// of 16 (vortex_stage_k: 3 KiB; the accumulator scratch of 8 warps of 16 lanes is 4 KiB). K = 80
+/// (linear, matmul, bmm; conv1d C = 16, conv2d C = 32: 80 and 144 per group), generic, split-K 2:
+/// both K slices and a last stage of which only part lies inside K.
+inline DesignPoint sub_stage_point(check::OpFamily family, check::PrecisionPath path, int space) {
+  FixedProperties f = small_fixed(family, path);
+  if (f.op.is_conv()) {
+    f.op.conv.c = family == check::OpFamily::kConv1d ? 16 : 32;
+  } else {
+    f.op.gemm.k = 80;
+  }
+  DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+  p.axes.tile = {64, 32, 32};
+  p.axes.split_k = 2;
+  p.axes.k_range = KRange::kGeneric;
+  p.vortex.local_mem_bytes = 4096;
+  return p;
+}
+
 /// The seed plus three variants that change different axes (each variant is valid); from design
 /// space 3 a tensor-core case is the warp-epilogue schedule, named "<family>_<path>_we_..." (design
-/// space 4: with 16 threads per Vortex warp; design space 5 adds "<...>_we_live", live_fill_point).
+/// space 4: with 16 threads per Vortex warp; design space 5 adds "<...>_we_live", live_fill_point, and
+/// "<...>_we_substage", sub_stage_point).
 inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath path, int space = kTileEpilogueSpace) {
   const std::string base = std::string(check::to_string(family)) + "_" + std::string(check::to_string(path)) +
                            (space >= 3 ? "_we" : "");
@@ -143,6 +164,7 @@ inline std::vector<Case> variants(check::OpFamily family, check::PrecisionPath p
   out.push_back({base + "_v2", v2});
   out.push_back({base + "_v3", v3});
   if (space >= 5 && path != check::PrecisionPath::kFp32) out.push_back({base + "_live", live_fill_point(family, path, space)});
+  if (space >= 5 && path != check::PrecisionPath::kFp32) out.push_back({base + "_substage", sub_stage_point(family, path, space)});
   return out;
 }
 

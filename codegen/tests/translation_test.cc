@@ -79,6 +79,8 @@ TEST(VortexLiteral, EveryTestPointHasOnlyWhatTheVortexSideHas) {
     ++tc;
     EXPECT_NE(cu.find("#define STAGES 1 "), std::string::npos) << c.name;   // register prefetch, no cp.async stages
     EXPECT_NE(cu.find("#define LDA (BK + 0)"), std::string::npos) << c.name;  // Vortex's unpadded rows
+    // The Vortex side's K steps (vortex_stage_k) where its local memory does not hold BK.
+    EXPECT_EQ(cu.find("#define BK_TILE") != std::string::npos, vortex_stage_k(p) != p.axes.tile.k) << c.name;
     const bool tf32 = c.point.fixed.path == check::PrecisionPath::kTf32;
     EXPECT_EQ(cuda_path(p), tf32 ? check::PrecisionPath::kTf32Fp16 : c.point.fixed.path) << c.name;
     if (tf32) {  // FP16 fragments, fp32 accumulate, operands rounded to FP16 on the fill
@@ -93,7 +95,7 @@ TEST(VortexLiteral, EveryTestPointHasOnlyWhatTheVortexSideHas) {
       for (size_t i = 0; i < a.files.size(); ++i) EXPECT_EQ(a.files[i].text, b.files[i].text) << c.name << " " << a.files[i].name;
     }
   }
-  EXPECT_EQ(tc, 90);  // 40 tile-epilogue, 40 warp-epilogue and 10 live-fill points
+  EXPECT_EQ(tc, 100);  // 40 tile-epilogue, 40 warp-epilogue, 10 live-fill and 10 sub-stage points
   // The check can fail: the native translation of a tensor-core seed with contiguous operands has
   // cp.async stages and 16-byte fills.
   const DesignPoint native = testing_points::seed(check::OpFamily::kLinear, check::PrecisionPath::kBf16);

@@ -149,7 +149,7 @@ TEST(StackAccessScan, FindsSpillsInTheInnermostFpLoopOnly) {
 
 /// Design points whose generated kernel still has sp-relative accesses inside the reduction loop
 /// (docs/known-issues.md, "lean Vortex kernels"), with the count measured on 2026-12-07 (Debian's
-/// riscv64-unknown-elf-gcc 12.2, -O3): 92 of the 106. Tile-epilogue tensor-core points (8
+/// riscv64-unknown-elf-gcc 12.2, -O3): 102 of the 116. Tile-epilogue tensor-core points (8
 /// threads per Vortex warp: mma_sync keeps A and the accumulator in registers and loads B from its
 /// fragment on the stack, and the 24 FP registers it pins push index math and fragment staging to
 /// the stack: 13-239 accesses), warp-epilogue points of design space 4 (16 threads per warp,
@@ -157,7 +157,9 @@ TEST(StackAccessScan, FindsSpillsInTheInnermostFpLoopOnly) {
 /// convolutions and TF32 linears, index math) and 12 SIMT points (integer pressure of the
 /// implicit-GEMM and clamped-load index math); the live-fill points of design space 5 (specialised
 /// shapes under a wider 32x32x16 tile) 30-42 (the same points with a generic K, whole-tile fills:
-/// 12-26). The SIMT micro-tile's register arrays are kept in
+/// 12-26); the sub-stage points (a 64x32x32 tile staged in two 16-deep local-memory steps on a
+/// 4-KiB Vortex target) 86-90 (34 with the whole BK staged: with one TCU step per stage GCC unrolls
+/// the fills and the fragment loads into one block). The SIMT micro-tile's register arrays are kept in
 /// registers by the emitter's unroll pragmas. A listed point may not have more accesses than its
 /// count; one that has none fails until it is taken off the list; every other point must have none.
 std::optional<size_t> known_spills(const std::string& name) {
@@ -187,7 +189,11 @@ std::optional<size_t> known_spills(const std::string& name) {
       {"bmm_bf16simt_seed", 1}, {"conv1d_bf16simt_seed", 14}, {"conv1d_bf16simt_v1", 5},
       {"linear_tf32_we_live", 42}, {"linear_bf16_we_live", 30}, {"matmul_tf32_we_live", 38},
       {"matmul_bf16_we_live", 38}, {"bmm_tf32_we_live", 35}, {"bmm_bf16_we_live", 35}, {"conv1d_tf32_we_live", 35},
-      {"conv1d_bf16_we_live", 35}, {"conv2d_tf32_we_live", 39}, {"conv2d_bf16_we_live", 39}};
+      {"conv1d_bf16_we_live", 35}, {"conv2d_tf32_we_live", 39}, {"conv2d_bf16_we_live", 39},
+      {"linear_tf32_we_substage", 86}, {"linear_bf16_we_substage", 86}, {"matmul_tf32_we_substage", 90},
+      {"matmul_bf16_we_substage", 90}, {"bmm_tf32_we_substage", 90}, {"bmm_bf16_we_substage", 90},
+      {"conv1d_tf32_we_substage", 87}, {"conv1d_bf16_we_substage", 87}, {"conv2d_tf32_we_substage", 87},
+      {"conv2d_bf16_we_substage", 87}};
   for (const auto& [point, count] : kKnown) {
     if (name == point) return count;
   }

@@ -49,6 +49,10 @@ struct VortexTarget {
   uint32_t warps = 32;
   uint32_t threads = 8;
   uint32_t local_mem_bytes = 16384;  ///< LMEM_LOG_SIZE = 14: 16 KiB per core (docs/vortex.md §3.1)
+  /// Tensor-core operand tiles too large for the local memory at BK are staged in shallower K steps
+  /// (vortex_stage_k). Set by tensor-core seeds of design space 6; design-point JSON `vortex.k_steps`
+  /// (absent: false, as every earlier record).
+  bool k_steps = false;
 };
 
 /// Lane-contiguous mapping (axis lane_map). Order of the axis: strided < element < contiguous.
@@ -101,6 +105,7 @@ struct TranslationInfo {
   bool padded_rows;         ///< 16-byte padded shared rows (else the Vortex side's unpadded tiles)
   bool cache_hints;         ///< read_once as __ldg / __ldcg (else plain loads: Vortex has no cache hints)
   bool vortex_formats;      ///< tensor-core formats of the Vortex TCU (check::PrecisionRow::vortex_tcu)
+  bool vortex_k_steps;      ///< shared stages as deep as the Vortex side's (vortex_stage_k) instead of BK
   std::span<const AxisId> inert_axes;  ///< axes with no construct on either side (not refined)
 };
 
@@ -109,11 +114,11 @@ inline constexpr AxisId kVortexLiteralInertAxes[] = {AxisId::kReadOnce};
 
 /// THE translation table, in CudaTranslation order.
 inline constexpr std::array<TranslationInfo, 2> kTranslationTable{{
-    {CudaTranslation::kNative, "native", "", true, true, true, true, false, {}},
+    {CudaTranslation::kNative, "native", "", true, true, true, true, false, false, {}},
     {CudaTranslation::kVortexLiteral, "vortex-literal",
      "CUDA translation vortex-literal (Vortex-first, paper §4.5): one shared stage with register prefetch, "
-     "element fills, unpadded tiles, plain loads, the Vortex TCU's FP16/BF16 formats",
-     false, false, false, false, true, kVortexLiteralInertAxes},
+     "element fills, unpadded tiles of the Vortex side's K depth, plain loads, the Vortex TCU's FP16/BF16 formats",
+     false, false, false, false, true, true, kVortexLiteralInertAxes},
 }};
 
 /// Row of `t`.
@@ -217,8 +222,10 @@ using PointStepFn = bool (*)(DesignPoint& p, bool forward);
 /// than a split has K tiles, and tensor-core seeds take at least 16 threads per Vortex warp (the
 /// TCU's fragments then stay in registers: sdk/include/vx_tensor.h). Version 5: tensor-core seeds
 /// pad like the reference (its measured tensor work picks the orientation of the kernel name's tile
-/// and orders the candidate tiles: codegen/seed.h).
-inline constexpr int kDesignSpaceVersion = 5;
+/// and orders the candidate tiles: codegen/seed.h). Version 6: tensor-core seeds stage the Vortex
+/// operand tiles in K steps that fit the core's local memory (`VortexTarget::k_steps`,
+/// vortex_stage_k), so tiles larger than 16 KiB holds at BK are valid on both sides.
+inline constexpr int kDesignSpaceVersion = 6;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
 
@@ -308,8 +315,15 @@ using GemmView = core::GemmView;
 /// Shared/local memory bytes one block uses (operand tiles; + the fp32 accumulator staging tile
 /// on tensor-core paths).
 [[nodiscard]] uint32_t smem_bytes(const DesignPoint& p);
-/// The same on the Vortex side (local memory; 16-bit operands on tensor-core paths).
+/// The same on the Vortex side (local memory; 16-bit operands on tensor-core paths), its operand
+/// tiles vortex_stage_k deep.
 [[nodiscard]] uint32_t vortex_local_mem_bytes(const DesignPoint& p);
+/// K depth of one Vortex local-memory stage: the tile's BK, or with `vortex.k_steps` the largest
+/// BK / 2^i that is still a multiple of the Vortex TCU tile's K when the BK-deep operand tiles of
+/// the core's resident blocks exceed its local memory (16 KiB by default: a 192x128x32 BF16 tile
+/// needs 20 KiB at BK 32, 10 KiB at 16). The Vortex kernel then stages each BK of the CUDA side in
+/// BK / vortex_stage_k steps: the same work and the same split-K ranges, in less local memory.
+[[nodiscard]] uint32_t vortex_stage_k(const DesignPoint& p);
 /// CUDA tensor-core paths: elements of padding after each shared-memory operand row (16 bytes:
 /// 8 bf16 or 4 fp32), so that the rows of a fragment start in different banks
 /// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths.
