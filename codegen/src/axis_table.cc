@@ -110,8 +110,7 @@ void tile_memory(const DesignPoint& p, Reasons& out) {
   }
   const auto& vx = p.vortex;
   const uint32_t vx_bytes = vortex_local_mem_bytes(p);
-  const uint32_t warps_per_group = (p.fixed.block_size + vx.threads - 1) / vx.threads;
-  const uint32_t groups_per_core = std::max(1u, vx.warps / std::max(1u, warps_per_group));
+  const uint32_t groups_per_core = vortex_blocks_per_core(p);
   if (vx_bytes * groups_per_core > vx.local_mem_bytes) {
     out.push_back(
         fmt::format("{} B of local memory per block x {} resident blocks per core exceeds the Vortex core's {} B",

@@ -178,26 +178,33 @@ uint32_t vortex_local_mem_bytes(const DesignPoint& p) {
   return smem_for(p, operand_bytes_vortex(p), vortex_stage_k(p));
 }
 
+uint32_t vortex_blocks_per_core(const DesignPoint& p) {
+  const auto& vx = p.vortex;
+  const uint32_t warps_per_block = (p.fixed.block_size + vx.threads - 1) / std::max(1u, vx.threads);
+  return std::max(1u, vx.warps / std::max(1u, warps_per_block));
+}
+
 uint32_t vortex_stage_k(const DesignPoint& p) {
   const auto& a = p.axes;
   const auto& vx = p.vortex;
   if (!vx.k_steps || !a.tensor_core.enabled || !a.smem_stage || a.tile.k == 0) return a.tile.k;
-  const uint32_t warps_per_group = (p.fixed.block_size + vx.threads - 1) / std::max(1u, vx.threads);
-  const uint32_t groups = std::max(1u, vx.warps / std::max(1u, warps_per_group));
-  std::array<uint32_t, 3> tcu{};
+  uint32_t step = 0;  // the depth must stay a multiple of the TCU tile's K (and the mirroring CUDA fragment's)
   try {
-    tcu = vortex_tcu_tile(vx.threads);
+    step = vortex_tcu_tile(vx.threads)[2];
+    if (translation_info(p.cuda_translation).vortex_k_steps)
+      step = std::lcm(step, frag_dims(a.tensor_core.shape)[2]);
   } catch (const Error&) {
     return a.tile.k;  // validation names the warp width
   }
   // Halving keeps the cooperative fill's rule where the schedule has one (BM·k and k·BN multiples
-  // of the block size) and stops at the TCU tile's K.
+  // of the block size).
   const bool partial = schedule_info(p.tc_schedule).partial_fills;
   const uint32_t bs = p.fixed.block_size;
   auto fills = [&](uint32_t k) { return partial || ((a.tile.m * k) % bs == 0 && (k * a.tile.n) % bs == 0); };
+  const uint32_t blocks = vortex_blocks_per_core(p);
   uint32_t k = a.tile.k;
-  while (smem_for(p, operand_bytes_vortex(p), k) * groups > vx.local_mem_bytes && k % 2 == 0 &&
-         (k / 2) % tcu[2] == 0 && fills(k / 2))
+  while (smem_for(p, operand_bytes_vortex(p), k) * blocks > vx.local_mem_bytes && k % 2 == 0 &&
+         (k / 2) % step == 0 && fills(k / 2))
     k /= 2;
   return k;
 }

@@ -86,15 +86,15 @@ inline DesignPoint live_fill_point(check::OpFamily family, check::PrecisionPath 
 
 /// A tile whose Vortex operand tiles exceed the core's local memory at BK (64x32x32 at 16-bit: 6 KiB)
 /// on a 4 KiB Vortex target, so that the Vortex kernel stages each BK = 32 in two local-memory steps
-/// of 16 (vortex_stage_k: 3 KiB; the accumulator scratch of 8 warps of 16 lanes is 4 KiB). K = 80
-/// (linear, matmul, bmm; conv1d C = 16, conv2d C = 32: 80 and 144 per group), generic, split-K 2:
-/// both K slices and a last stage of which only part lies inside K.
+/// of 16 (vortex_stage_k: 3 KiB; the accumulator scratch of 8 warps of 16 lanes is 4 KiB). K = 88
+/// (linear, matmul, bmm; conv1d C = 18, conv2d C = 34: 90 and 153 per group), generic, split-K 2:
+/// both K slices, and a last 16-deep step of which only part lies inside K.
 inline DesignPoint sub_stage_point(check::OpFamily family, check::PrecisionPath path, int space) {
   FixedProperties f = small_fixed(family, path);
   if (f.op.is_conv()) {
-    f.op.conv.c = family == check::OpFamily::kConv1d ? 16 : 32;
+    f.op.conv.c = family == check::OpFamily::kConv1d ? 18 : 34;
   } else {
-    f.op.gemm.k = 80;
+    f.op.gemm.k = 88;
   }
   DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
   p.axes.tile = {64, 32, 32};

@@ -22,6 +22,17 @@ std::string design_rule(const codegen::DesignPoint& design, const codegen::Vorte
   std::string why;
   for (std::string line; std::getline(lines, line);)
     if (!line.empty()) why += (why.empty() ? "" : "; ") + line;
+  // A candidate that stages K in steps (vortex.k_steps) has the depth of the machine it was
+  // generated for compiled in, and with it its local memory per block; validation on the point's
+  // machine derives that machine's depth, which is shallower where it has less local memory per block.
+  const uint32_t built = codegen::vortex_local_mem_bytes(design), blocks = codegen::vortex_blocks_per_core(p);
+  if (why.empty() && codegen::vortex_stage_k(p) != codegen::vortex_stage_k(design) &&
+      static_cast<uint64_t>(built) * blocks > machine.local_mem_bytes) {
+    why = fmt::format("the candidate stages K {} deep (generated for {} B of local memory): {} B per block x {} "
+                      "resident blocks per core exceeds the point's {} B",
+                      codegen::vortex_stage_k(design), design.vortex.local_mem_bytes, built, blocks,
+                      machine.local_mem_bytes);
+  }
   return why;
 }
 

@@ -19,9 +19,9 @@ using nlohmann::json;
 
 const fs::path kRuns = fs::path(VXSYNTH_SOURCE_DIR) / "data" / "evidence" / "h200" / "reconstruct-ncu-2026-12-01";
 
-codegen::DesignPoint locked(const std::string& run) {
-  const int rev = json::parse(read_file(kRuns / run / "summary.json")).at("locked_revision").get<int>();
-  std::istringstream lines(read_file(kRuns / run / "record.jsonl"));
+codegen::DesignPoint locked(const std::string& run, const fs::path& runs = kRuns) {
+  const int rev = json::parse(read_file(runs / run / "summary.json")).at("locked_revision").get<int>();
+  std::istringstream lines(read_file(runs / run / "record.jsonl"));
   for (std::string l; std::getline(lines, l);) {
     const json r = json::parse(l);
     if (r.at("revision") == rev) return codegen::design_point_from_json(r.at("design"));
@@ -78,6 +78,28 @@ TEST(SweepFeasibility, LocalMemorySizeOfThePoint) {
   const std::string r = reason(d, fmt::format("lmem.size={}", small));
   EXPECT_NE(r.find(fmt::format("{} B of local memory per block x 1 resident blocks per core exceeds the Vortex core's "
                                "{} B", bytes, small)),
+            std::string::npos)
+      << r;
+}
+
+// A design that stages K in steps (design space 6) keeps the depth it was generated with: π0 k4's
+// locked design of the H100 design-space-6 run with a 192x128x64 tile, generated for 32 KiB of local
+// memory, stages 32 deep (20480 B per block); a 16-KiB point would stage 16 deep (12288 B, the
+// accumulator scratch) and pass validation, but the built kernel still needs 20480 B.
+TEST(SweepFeasibility, AKStepDesignKeepsItsGeneratedDepth) {
+  const fs::path run = fs::path(VXSYNTH_SOURCE_DIR) / "data/evidence/h100/design-space-6-pi0-k4-k5-2026-12-07/run";
+  codegen::DesignPoint d = locked("pi0-k4", run);
+  ASSERT_TRUE(d.vortex.k_steps);
+  d.axes.tile = {192, 128, 64};
+  d.vortex.local_mem_bytes = 32768;
+  ASSERT_EQ(codegen::validation_errors(d), "");
+  ASSERT_EQ(codegen::vortex_stage_k(d), 32u);
+  ASSERT_EQ(codegen::vortex_local_mem_bytes(d), 20480u);
+  EXPECT_EQ(reason(d, "lmem.size=32768"), "");
+  EXPECT_EQ(reason(d, "lmem.size=65536"), "");  // deeper on that machine, but the built 20480 B fit
+  const std::string r = reason(d, "lmem.size=16384");
+  EXPECT_NE(r.find("design: the candidate stages K 32 deep (generated for 32768 B of local memory): 20480 B per "
+                   "block x 1 resident blocks per core exceeds the point's 16384 B"),
             std::string::npos)
       << r;
 }

@@ -117,7 +117,7 @@ inline constexpr std::array<TranslationInfo, 2> kTranslationTable{{
     {CudaTranslation::kNative, "native", "", true, true, true, true, false, false, {}},
     {CudaTranslation::kVortexLiteral, "vortex-literal",
      "CUDA translation vortex-literal (Vortex-first, paper §4.5): one shared stage with register prefetch, "
-     "element fills, unpadded tiles of the Vortex side's K depth, plain loads, the Vortex TCU's FP16/BF16 formats",
+     "element fills, unpadded tiles, plain loads, the Vortex TCU's FP16/BF16 formats",
      false, false, false, false, true, true, kVortexLiteralInertAxes},
 }};
 
@@ -318,10 +318,14 @@ using GemmView = core::GemmView;
 /// The same on the Vortex side (local memory; 16-bit operands on tensor-core paths), its operand
 /// tiles vortex_stage_k deep.
 [[nodiscard]] uint32_t vortex_local_mem_bytes(const DesignPoint& p);
+/// Blocks resident on one Vortex core at once: the core's warps over the warps one block spawns
+/// (vx_spawn_threads, docs/vortex.md §4.2), at least 1. Each holds its own local memory.
+[[nodiscard]] uint32_t vortex_blocks_per_core(const DesignPoint& p);
 /// K depth of one Vortex local-memory stage: the tile's BK, or with `vortex.k_steps` the largest
 /// BK / 2^i that is still a multiple of the Vortex TCU tile's K when the BK-deep operand tiles of
 /// the core's resident blocks exceed its local memory (16 KiB by default: a 192x128x32 BF16 tile
-/// needs 20 KiB at BK 32, 10 KiB at 16). The Vortex kernel then stages each BK of the CUDA side in
+/// needs 20 KiB at BK 32, 10 KiB at 16); under a translation with `vortex_k_steps` (whose CUDA side
+/// takes the same depth) also a multiple of the CUDA fragment's K. The Vortex kernel then stages each BK of the CUDA side in
 /// BK / vortex_stage_k steps: the same work and the same split-K ranges, in less local memory.
 [[nodiscard]] uint32_t vortex_stage_k(const DesignPoint& p);
 /// CUDA tensor-core paths: elements of padding after each shared-memory operand row (16 bytes:
