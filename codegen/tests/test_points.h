@@ -65,19 +65,27 @@ inline DesignPoint seed(check::OpFamily family, check::PrecisionPath path, int s
   return seed_design_point(small_fixed(family, path), std::nullopt, CudaTranslation::kNative, space);
 }
 
+/// The seed of the small case of `family` on `path` with another reduction depth: K = `gemm_k` for
+/// linear, matmul and bmm; C = `conv1d_c` / `conv2d_c` input channels for the convolutions (conv1d:
+/// 5 taps, K = 5·C; conv2d: 2 groups of 3x3 taps, K = 9·C/2 per group).
+inline DesignPoint seed_with_depth(check::OpFamily family, check::PrecisionPath path, int space, int64_t gemm_k,
+                                   int64_t conv1d_c, int64_t conv2d_c) {
+  FixedProperties f = small_fixed(family, path);
+  if (f.op.is_conv()) {
+    f.op.conv.c = family == check::OpFamily::kConv1d ? conv1d_c : conv2d_c;
+  } else {
+    f.op.gemm.k = gemm_k;
+  }
+  return seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+}
+
 /// Generator 9's fills of a tile wider than its operand (docs/codegen.md "Tensor-core strategy"): the
 /// small shape with K a multiple of 16 (linear, matmul, bmm K = 48; conv1d C = 16, K = 80; conv2d
 /// C = 32, K = 144 per group), so that the point is specialised, under a 32x32x16 warp-epilogue tile
 /// wider than M and N (M = 20, 24, 12, 8, 3; N = 24, 20, 20, 22, 24): the Vortex side fills LIVE_M rows
 /// of A and LIVE_N of B, CUDA the element-filled operands likewise.
 inline DesignPoint live_fill_point(check::OpFamily family, check::PrecisionPath path, int space) {
-  FixedProperties f = small_fixed(family, path);
-  if (f.op.is_conv()) {
-    f.op.conv.c = family == check::OpFamily::kConv1d ? 16 : 32;
-  } else {
-    f.op.gemm.k = 48;
-  }
-  DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+  DesignPoint p = seed_with_depth(family, path, space, 48, 16, 32);
   p.axes.tile = {32, 32, 16};
   p.axes.split_k = 1;
   p.axes.k_range = KRange::kSpecialized;
@@ -90,13 +98,7 @@ inline DesignPoint live_fill_point(check::OpFamily family, check::PrecisionPath 
 /// (linear, matmul, bmm; conv1d C = 18, conv2d C = 34: 90 and 153 per group), generic, split-K 2:
 /// both K slices, and a last 16-deep step of which only part lies inside K.
 inline DesignPoint sub_stage_point(check::OpFamily family, check::PrecisionPath path, int space) {
-  FixedProperties f = small_fixed(family, path);
-  if (f.op.is_conv()) {
-    f.op.conv.c = family == check::OpFamily::kConv1d ? 18 : 34;
-  } else {
-    f.op.gemm.k = 88;
-  }
-  DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, space);
+  DesignPoint p = seed_with_depth(family, path, space, 88, 18, 34);
   p.axes.tile = {64, 32, 32};
   p.axes.split_k = 2;
   p.axes.k_range = KRange::kGeneric;
