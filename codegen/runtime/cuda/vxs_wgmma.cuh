@@ -56,6 +56,15 @@ static __device__ __forceinline__ void vxs_fence_async_shared() {
 }
 /// Orders earlier accesses of the accumulator registers before the next wgmma.
 static __device__ __forceinline__ void vxs_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+/// Pins accumulator registers at this point of the program (an empty asm that reads and writes
+/// each): the compiler may not move their initialisation past the following wgmma.fence, nor their
+/// reads before the preceding wgmma wait (wgmma.fence orders register accesses only in the
+/// instruction stream; ptxas otherwise injects a warpgroup.arrive of its own, warning C7519).
+template <int N>
+static __device__ __forceinline__ void vxs_wgmma_fence_operand(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
 /// Closes the group of wgmma operations issued since the last commit.
 static __device__ __forceinline__ void vxs_wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
