@@ -174,9 +174,13 @@ void run(const Problem& p) {
 
 int main(int argc, char** argv) {
   Problem p{816, 16384, 2048, nullptr, nullptr, nullptr, {}};
+  if (argc != 1 && argc != 4) {
+    std::fprintf(stderr, "usage: wgmma_probe [M N K]\n");
+    return 2;
+  }
   if (argc == 4) p = {std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3]), nullptr, nullptr, nullptr, {}};
-  if (p.K % 64 || p.N % 256) {
-    std::fprintf(stderr, "wgmma_probe: K must be a multiple of 64 and N of 256 (got M=%d N=%d K=%d)\n", p.M, p.N, p.K);
+  if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % 64 || p.N % 256) {
+    std::fprintf(stderr, "wgmma_probe: M, N, K must be positive, K a multiple of 64 and N of 256 (got M=%d N=%d K=%d)\n", p.M, p.N, p.K);
     return 2;
   }
   std::vector<__nv_bfloat16> ha((size_t)p.M * p.K), hb((size_t)p.N * p.K);
