@@ -10,33 +10,29 @@
 // descriptors; accumulators in registers (BN / 2 per thread), written out as bf16 pairs.
 //
 // The descriptors, fences and wgmma forms are the fixed header codegen/runtime/cuda/vxs_wgmma.cuh
-// (its comment lists the PTX ISA facts used); the fills are vxs_tc.cuh's cp.async.
-// Needs sm_90a: nvcc -gencode arch=compute_90a,code=sm_90a -O3 -std=c++17 -o wgmma_probe wgmma_probe.cu
+// (its comment lists the PTX ISA facts used); the fills are vxs_tc.cuh's cp.async; inputs, the
+// float64 reference, the comparison with the BF16 path's source-output tolerance
+// (check::kPrecisionTable), the NaN-poisoned output and the timing (mean of 10 launches) are the
+// candidates' GPU driver, vxs_driver.cuh.
+// Build (repository root): nvcc -gencode arch=compute_90a,code=sm_90a -O3 -std=c++20
+//   -Icodegen/runtime/common -Icheck/include -Icore/include -o wgmma_probe bench/tc/wgmma_probe.cu
 //
 // usage: wgmma_probe [M N K] (default: pi0 k2, BF16 linear M=816 N=16384 K=2048)
-// Prints per variant two check lines (the first launch, the last timed one) and
-//   RESULT tile=192xBNxBK stages=S inflight=I grid=... smem=... time_us=... failed=... PASS|FAIL
+// Prints per variant the driver's line
+//   RESULT wgmma_192xBNxBK_sS_inflightI path=bf16 elements=... max_abs=... max_rel=... failed=... time_us=... PASS|FAIL
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "../../codegen/runtime/cuda/vxs_tc.cuh"
-#include "../../codegen/runtime/cuda/vxs_wgmma.cuh"
-
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
+#include <string>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "../../codegen/runtime/cuda/vxs_cuda.cuh"
+#include "../../codegen/runtime/cuda/vxs_driver.cuh"
+#include "../../codegen/runtime/cuda/vxs_tc.cuh"
+#include "../../codegen/runtime/cuda/vxs_wgmma.cuh"
+#include "vxsynth/check/precision.h"
 
 constexpr int kThreads = 384;         // the reference's block: 3 warpgroups
 constexpr int kWarpgroups = kThreads / 128;
@@ -114,98 +110,64 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-/// Reference: one thread per output, fp32 accumulation in K order.
-__global__ void reference_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* R, int M, int N, int K) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y;
-  if (n >= N) return;
-  float s = 0.0f;
-  for (int k = 0; k < K; ++k) s += __bfloat162float(A[(size_t)m * K + k]) * __bfloat162float(B[(size_t)n * K + k]);
-  R[(size_t)m * N + n] = s;
-}
-
-struct Problem {
-  int M, N, K;
-  __nv_bfloat16 *A, *B, *C;
-  std::vector<float> ref;
-};
-
-/// Elements of C (on the GPU) outside the tolerance of the reference: bf16 output rounding (2^-8)
-/// plus summation order; NaN (never written) fails. Prints the largest relative error seen.
-long compare(const Problem& p) {
-  std::vector<__nv_bfloat16> out((size_t)p.M * p.N);
-  CHECK(cudaMemcpy(out.data(), p.C, out.size() * 2, cudaMemcpyDeviceToHost));
-  double max_rel = 0;
-  long failed = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const double c = __bfloat162float(out[i]), r = p.ref[i];
-    const double err = std::fabs(c - r);
-    if (!(err <= 2e-2 * std::fabs(r) + 2e-2)) ++failed;
-    max_rel = std::isnan(c) ? INFINITY : std::max(max_rel, err / (std::fabs(r) + 1e-3));
-  }
-  std::printf("check: %ld of %zu outside the tolerance, max relative error %.3e\n", failed, out.size(), max_rel);
-  return failed;
-}
-
+/// One launch of variant <BN, BK, STAGES, INFLIGHT> on the driver's buffers (x, weight; no bias).
 template <int BN, int BK, int STAGES, int INFLIGHT>
-void run(const Problem& p) {
+int launch(__nv_bfloat16* const* in, __nv_bfloat16* out, float* /*ws*/, const vxs_dims_t& d) {
   auto kernel = wgmma_gemm<BN, BK, STAGES, INFLIGHT>;
   const int smem = STAGES * (kBM + BN) * BK * 2;
-  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  const dim3 grid((p.M + kBM - 1) / kBM, p.N / BN);
-  CHECK(cudaMemset(p.C, 0xFF, (size_t)p.M * p.N * 2));  // NaN: an element never written fails
-  kernel<<<grid, kThreads, smem>>>(p.A, p.B, p.C, p.M, p.N, p.K);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  long failed = compare(p);
-  cudaEvent_t t0, t1;
-  CHECK(cudaEventCreate(&t0));
-  CHECK(cudaEventCreate(&t1));
-  constexpr int kReps = 20;
-  CHECK(cudaEventRecord(t0));
-  for (int i = 0; i < kReps; ++i) kernel<<<grid, kThreads, smem>>>(p.A, p.B, p.C, p.M, p.N, p.K);
-  CHECK(cudaEventRecord(t1));
-  CHECK(cudaEventSynchronize(t1));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, t0, t1));
-  failed += compare(p);  // the output of the last timed launch
-  std::printf("RESULT tile=%dx%dx%d stages=%d inflight=%d grid=%ux%u smem=%d time_us=%.1f failed=%ld %s\n", kBM, BN, BK,
-              STAGES, INFLIGHT, grid.x, grid.y, smem, 1000.0 * ms / kReps, failed, failed ? "FAIL" : "PASS");
+  const cudaError_t opt_in = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (opt_in != cudaSuccess) return (int)opt_in;
+  kernel<<<dim3((d.M + kBM - 1) / kBM, d.N / BN), kThreads, smem>>>(in[0], in[1], out, d.M, d.N, d.K);
+  return (int)cudaGetLastError();
+}
+
+/// Runs variant <BN, BK, STAGES, INFLIGHT> through the candidates' driver at M x N x K; 0 on PASS.
+template <int BN, int BK, int STAGES, int INFLIGHT>
+int run(int M, int N, int K) {
+  using vxsynth::check::PrecisionPath;
+  const auto tol = vxsynth::check::kPrecisionTable[static_cast<size_t>(PrecisionPath::kBf16)].source_output;
+  const std::string name = "wgmma_" + std::to_string(kBM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + "_s" +
+                           std::to_string(STAGES) + "_inflight" + std::to_string(INFLIGHT);
+  VxsDriverSpec s{};
+  s.name = name.c_str();
+  s.path = "bf16";
+  s.dims = vxs_linear_dims(M, N, K);
+  s.seed = 0x5eedull;
+  s.n_in = 2;
+  s.names[0] = "x";
+  s.numel[0] = (long long)M * K;
+  s.names[1] = "weight";
+  s.numel[1] = (long long)N * K;
+  s.weight[1] = true;
+  s.names[2] = "";
+  s.fan_in = K;
+  s.out_n = (long long)M * N;
+  s.atol = tol.atol;
+  s.rtol = tol.rtol;
+  s.ref = vxs_ref_linear;
+  char* no_args[] = {nullptr};
+  return vxs_run_driver<__nv_bfloat16>(s, launch<BN, BK, STAGES, INFLIGHT>, 1, no_args);
 }
 
 int main(int argc, char** argv) {
-  Problem p{816, 16384, 2048, nullptr, nullptr, nullptr, {}};
+  int M = 816, N = 16384, K = 2048;
   if (argc != 1 && argc != 4) {
     std::fprintf(stderr, "usage: wgmma_probe [M N K]\n");
     return 2;
   }
-  if (argc == 4) p = {std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3]), nullptr, nullptr, nullptr, {}};
-  if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % 64 || p.N % 256) {
-    std::fprintf(stderr, "wgmma_probe: M, N, K must be positive, K a multiple of 64 and N of 256 (got M=%d N=%d K=%d)\n", p.M, p.N, p.K);
+  if (argc == 4) M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
+  if (M <= 0 || N <= 0 || K <= 0 || K % 64 || N % 256) {
+    std::fprintf(stderr, "wgmma_probe: M, N, K must be positive, K a multiple of 64 and N of 256 (got M=%d N=%d K=%d)\n", M, N, K);
     return 2;
   }
-  std::vector<__nv_bfloat16> ha((size_t)p.M * p.K), hb((size_t)p.N * p.K);
-  uint32_t x = 12345;
-  auto rnd = [&] { x = x * 1664525u + 1013904223u; return ((x >> 8) / 16777216.0f - 0.5f); };
-  for (auto& v : ha) v = __float2bfloat16(rnd());
-  for (auto& v : hb) v = __float2bfloat16(rnd());
-  CHECK(cudaMalloc(&p.A, ha.size() * 2));
-  CHECK(cudaMalloc(&p.B, hb.size() * 2));
-  CHECK(cudaMalloc(&p.C, (size_t)p.M * p.N * 2));
-  CHECK(cudaMemcpy(p.A, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(p.B, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice));
-  float* r = nullptr;
-  CHECK(cudaMalloc(&r, (size_t)p.M * p.N * 4));
-  reference_gemm<<<dim3((p.N + 255) / 256, p.M), 256>>>(p.A, p.B, r, p.M, p.N, p.K);
-  CHECK(cudaGetLastError());
-  p.ref.resize((size_t)p.M * p.N);
-  CHECK(cudaMemcpy(p.ref.data(), r, p.ref.size() * 4, cudaMemcpyDeviceToHost));
-  std::printf("wgmma_probe M=%d N=%d K=%d\n", p.M, p.N, p.K);
-  run<128, 64, 4, 0>(p);
-  run<128, 32, 6, 0>(p);
-  run<256, 64, 3, 0>(p);
-  run<256, 32, 4, 0>(p);
-  run<128, 64, 4, 1>(p);
-  run<256, 32, 4, 1>(p);
-  run<256, 32, 5, 1>(p);
-  return 0;
+  std::printf("wgmma_probe M=%d N=%d K=%d\n", M, N, K);
+  int failed = 0;
+  failed |= run<128, 64, 4, 0>(M, N, K);
+  failed |= run<128, 32, 6, 0>(M, N, K);
+  failed |= run<256, 64, 3, 0>(M, N, K);
+  failed |= run<256, 32, 4, 0>(M, N, K);
+  failed |= run<128, 64, 4, 1>(M, N, K);
+  failed |= run<256, 32, 4, 1>(M, N, K);
+  failed |= run<256, 32, 5, 1>(M, N, K);
+  return failed ? 1 : 0;
 }

@@ -14,10 +14,12 @@ NCU_BIN=${NCU_BIN:-ncu}
 mkdir -p "$out"
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || echo "no nvidia-smi"; "$NVCC" --version | tail -1;
   date -u '+%Y-%m-%d %H:%M UTC'; } 2>&1 | tee "$out/provenance.txt"
-"$NVCC" -gencode arch=compute_90a,code=sm_90a -O3 -std=c++17 -Xptxas -v -o "$out/wgmma_probe" "$here/wgmma_probe.cu" \
+repo=$(cd "$here/../.." && pwd)
+"$NVCC" -gencode arch=compute_90a,code=sm_90a -O3 -std=c++20 -I"$repo/codegen/runtime/common" -I"$repo/check/include" \
+  -I"$repo/core/include" -Xptxas -v -o "$out/wgmma_probe" "$here/wgmma_probe.cu" \
   > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
-grep -E "Compiling entry|registers|spill" "$out/build.log" | grep -v reference_gemm
-"$out/wgmma_probe" "$@" | tee "$out/probe.txt"
+grep -E "Compiling entry|registers|spill" "$out/build.log"
+"$out/wgmma_probe" "$@" | tee "$out/probe.txt" || echo "wgmma_probe: a variant failed its check or did not run (RESULT lines above)"
 if [ "${NCU:-0}" = 1 ]; then
   "$NCU_BIN" --version | tail -1
   m=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_type_hmma_hgmma_qgmma_cycles_active.avg.pct_of_peak_sustained_elapsed
