@@ -14,11 +14,13 @@ pack=$1
 jobs=${2:-16}
 here=$(cd "$(dirname "$0")" && pwd)
 NVCC=${NVCC:-nvcc}
+# the pack's nvcc target (vxsynth_gpu_pack writes it from the architecture table)
+target=$(cat "$pack/nvcc_target") || { echo "$pack/nvcc_target missing: re-pack with vxsynth_gpu_pack" >&2; exit 2; }
 NCU_BIN=${NCU_BIN:-ncu}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 $NVCC --version | tail -2
 date -u
-ls -d "$pack"/*/ | xargs -P "$jobs" -I{} sh -c "cd {} && $NVCC -arch=sm_90 -std=c++17 -O3 -o driver driver.cu > build.log 2>&1 || echo BUILD-FAILED {}"
+ls -d "$pack"/*/ | xargs -P "$jobs" -I{} sh -c "cd {} && $NVCC $target -std=c++17 -O3 -o driver driver.cu > build.log 2>&1 || echo BUILD-FAILED {}"
 for d in "$pack"/*/; do
   if [ -x "$d/driver" ]; then (cd "$d" && timeout 60 ./driver) || echo "RESULT $(basename "$d") RUN-FAILED"; fi
 done

@@ -1,6 +1,6 @@
 // wgmma_probe.cu: how fast a warpgroup-MMA (wgmma) BF16 GEMM of the kind vxsynth's CUDA candidates
 // are built from runs at a shipped reference kernel's shape, against the WMMA (mma.sync) candidates
-// (docs/codegen.md "Tensor-core strategy", "Warpgroup MMA probe"). A bench program for the device,
+// (docs/codegen.md "Tensor-core strategy", "Warpgroup MMA"). A bench program for the device,
 // not a candidate: no sandbox, no signature.
 //
 // Structure (one 384-thread block = 3 warpgroups, as the reference's launch): block tile

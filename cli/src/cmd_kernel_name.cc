@@ -39,7 +39,7 @@ std::string_view tile_syntax_name(core::TileSyntax t) {
 json rule_json(const core::KernelNameRule& r) {
   return {{"id", r.id},           {"pattern", r.pattern},   {"engine", core::to_string(r.engine)},
           {"library", r.library}, {"role", core::to_string(r.role)}, {"tile_syntax", tile_syntax_name(r.tile)},
-          {"source", r.source}};
+          {"warpgroup_mma", r.warpgroup_mma}, {"source", r.source}};
 }
 
 json name_json(const std::string& name) {

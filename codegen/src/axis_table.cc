@@ -26,10 +26,12 @@ constexpr detail::Names<Boundary, 3> kBoundaries{
     {{Boundary::kGuard, "guard"}, {Boundary::kClamp, "clamp"}, {Boundary::kExact, "exact"}}};
 constexpr detail::Names<Epilogue, 2> kEpilogues{{{Epilogue::kFused, "fused"}, {Epilogue::kSeparate, "separate"}}};
 constexpr detail::Names<KRange, 2> kKRanges{{{KRange::kSpecialized, "specialized"}, {KRange::kGeneric, "generic"}}};
-constexpr detail::Names<FragShape, 4> kFrags{{{FragShape::kM16N16K8, "m16n16k8"},
-                                              {FragShape::kM16N16K16, "m16n16k16"},
-                                              {FragShape::kM32N8K16, "m32n8k16"},
-                                              {FragShape::kM8N32K16, "m8n32k16"}}};
+/// JSON names of the fragment shapes, from their table (kFragShapeTable).
+constexpr detail::Names<FragShape, kFragShapeTable.size()> kFrags = [] {
+  detail::Names<FragShape, kFragShapeTable.size()> n{};
+  for (size_t i = 0; i < n.size(); ++i) n[i] = {kFragShapeTable[i].id, kFragShapeTable[i].key};
+  return n;
+}();
 
 // ---------------------------------------------------------------- step helpers
 //
@@ -268,21 +270,53 @@ void tensor_core_shape(const DesignPoint& p, Reasons& out) {
   if (path == check::PrecisionPath::kTf32 && s != FragShape::kM16N16K8)
     out.push_back(fmt::format("tf32 wmma has only m16n16k8, not {}", to_string(s)));
   if (path == check::PrecisionPath::kBf16 && s == FragShape::kM16N16K8)
-    out.emplace_back("bf16 wmma shapes are m16n16k16, m32n8k16, m8n32k16");
+    out.emplace_back("bf16 shapes are m16n16k16, m32n8k16, m8n32k16 (wmma) and m64n{64,128,256}k16 (wgmma)");
   if (path == check::PrecisionPath::kTf32Fp16 && s == FragShape::kM16N16K8)
-    out.emplace_back("fp16 wmma shapes are m16n16k16, m32n8k16, m8n32k16 (a TF32 reference at FP16)");
+    out.emplace_back("fp16 shapes are m16n16k16, m32n8k16, m8n32k16 (wmma) and m64n{64,128,256}k16 (wgmma; a TF32 "
+                     "reference at FP16)");
 }
-// A fragment `f` (m, n, k) of a side with warp width `warp` must divide the tile and split
-// evenly over the block's warps; `what` names one fragment, `plural` the kind.
-void tensor_core_split(const DesignPoint& p, std::array<uint32_t, 3> f, uint32_t warp, const std::string& what,
+// Warpgroup MMA (docs/codegen.md "Warpgroup MMA"): wgmma reads both operands from canonical K-major
+// shared tiles through descriptors, filled by cp.async stages, and leaves its accumulators in
+// registers for the warp-epilogue write-out.
+void tensor_core_warpgroup(const DesignPoint& p, Reasons& out) {
+  const auto s = p.axes.tensor_core.shape;
+  if (!warpgroup_mma(s)) return;
+  const std::string_view key = frag_shape_info(s).key;
+  if (p.fixed.op.family != check::OpFamily::kLinear)
+    out.push_back(fmt::format("{} reads both operands K-major; {}'s B is N-contiguous (only linear's weight is "
+                              "K-contiguous)", key, check::to_string(p.fixed.op.family)));
+  if (p.fixed.block_size % 128 != 0)
+    out.push_back(fmt::format("{} is issued by warpgroups of 128 threads; block size {} is not a multiple",
+                              key, p.fixed.block_size));
+  const check::PrecisionPath path = cuda_path(p);
+  if (path != check::PrecisionPath::kBf16 && path != check::PrecisionPath::kTf32Fp16) return;  // tensor_core_shape says why
+  if (p.axes.lane_map != LaneMap::kContiguous || cuda_fill_vectors(p) != std::array<uint32_t, 2>{8, 8})
+    out.push_back(fmt::format("{} needs 16-byte vector fills of both operands along K (lane_map contiguous, K a "
+                              "multiple of 8, the native translation)", key));
+  if (!schedule_info(p.tc_schedule).warp_epilogue)
+    out.push_back(fmt::format("{} writes its accumulators out from registers: tc_schedule warp-epilogue", key));
+  else if (cuda_tc_stages(p) < 2)
+    out.push_back(fmt::format("{} needs at least two cp.async shared stages (prefetch on, the native translation, "
+                              "two stages within 227 KiB)", key));
+  const auto& t = p.axes.tile;
+  const uint32_t groups = p.fixed.block_size / 128, f_n = frag_shape_info(s).n;
+  if (groups > 0 && t.m % 64 == 0 && t.n % f_n == 0) {
+    const uint32_t acc = (t.m / 64) * (t.n / f_n) / groups * (f_n / 2);
+    if (acc > kWarpgroupMaxAccumulators)
+      out.push_back(fmt::format("{}: {} fp32 accumulators per thread exceed {}", key, acc, kWarpgroupMaxAccumulators));
+  }
+}
+// A fragment `f` (m, n, k) issued by `owner` threads must divide the tile and split evenly over the
+// block's owners (warps or warpgroups); `what` names one fragment, `plural` the kind.
+void tensor_core_split(const DesignPoint& p, std::array<uint32_t, 3> f, uint32_t owner, const std::string& what,
                        std::string_view plural, Reasons& out) {
   const auto& t = p.axes.tile;
   const uint32_t bs = p.fixed.block_size;
   if (t.m % f[0] || t.n % f[1] || t.k % f[2]) {
     out.push_back(fmt::format("{} does not divide tile {}x{}x{}", what, t.m, t.n, t.k));
-  } else if (bs % warp == 0 && ((t.m / f[0]) * (t.n / f[1])) % (bs / warp) != 0) {
-    out.push_back(fmt::format("{} {} per block tile do not split evenly over {} warps", (t.m / f[0]) * (t.n / f[1]),
-                              plural, bs / warp));
+  } else if (bs % owner == 0 && ((t.m / f[0]) * (t.n / f[1])) % (bs / owner) != 0) {
+    out.push_back(fmt::format("{} {} per block tile do not split evenly over {} {}", (t.m / f[0]) * (t.n / f[1]),
+                              plural, bs / owner, owner > kCudaWarp ? "warpgroups" : "warps"));
   }
 }
 void tensor_core_check(const DesignPoint& p, Reasons& out) {
@@ -300,6 +334,7 @@ void tensor_core_check(const DesignPoint& p, Reasons& out) {
     out.push_back(fmt::format("cuda_stages {} outside 0..{} (0: 4 stages)", p.cuda_stages, sched.cuda_max_stages));
   if (!tc) return;
   tensor_core_shape(p, out);
+  tensor_core_warpgroup(p, out);
   if (bs % kCudaWarp != 0) out.push_back(fmt::format("block size {} is not a multiple of the CUDA warp 32", bs));
   if (bs % vt_w != 0)
     out.push_back(fmt::format("block size {} is not a multiple of the Vortex warp width {}", bs, vt_w));
@@ -310,9 +345,9 @@ void tensor_core_check(const DesignPoint& p, Reasons& out) {
     out.emplace_back(err.what());
     return;
   }
-  const auto fd = frag_dims(p.axes.tensor_core.shape);
-  tensor_core_split(p, fd, kCudaWarp, fmt::format("CUDA fragment {}x{}x{}", fd[0], fd[1], fd[2]), "CUDA fragments",
-                    out);
+  const FragShapeInfo& fs = frag_shape_info(p.axes.tensor_core.shape);
+  tensor_core_split(p, frag_dims(fs.id), fs.owner_threads, fmt::format("CUDA fragment {}x{}x{}", fs.m, fs.n, fs.k),
+                    "CUDA fragments", out);
   tensor_core_split(p, vt, vt_w, fmt::format("Vortex TCU tile {}x{}x{} (warp width {})", vt[0], vt[1], vt[2], vt_w),
                     "Vortex TCU tiles", out);
 }
@@ -321,7 +356,12 @@ bool tensor_core_step(Axes& a, bool f) {
   return a.tensor_core.enabled &&
          cycle(a.tensor_core.shape, {S::kM16N16K8, S::kM16N16K16, S::kM32N8K16, S::kM8N32K16}, f);
 }
-constexpr AxisVariant kTensorCoreSteps[] = {tensor_core_step};
+// Design space 7: a warpgroup point steps its operation's N (m64n64k16 < m64n128k16 < m64n256k16).
+bool tensor_core_warpgroup_n_step(Axes& a, bool f) {
+  using S = FragShape;
+  return a.tensor_core.enabled && cycle(a.tensor_core.shape, {S::kM64N64K16, S::kM64N128K16, S::kM64N256K16}, f);
+}
+constexpr AxisVariant kTensorCoreSteps[] = {tensor_core_step, {tensor_core_warpgroup_n_step, 7}};
 constexpr AxisPrior kTensorCorePriors[] = {
     {std::nullopt, M::kCoalescing, +0.91, "§4.3: largest mean response coalescing, 0.91"},
 };

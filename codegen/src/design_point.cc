@@ -48,14 +48,11 @@ std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p) {
 
 GemmView gemm_view(const check::OpSpec& op) { return op.is_conv() ? core::gemm_view(op.conv) : core::gemm_view(op.gemm); }
 
+const FragShapeInfo& frag_shape_info(FragShape s) { return kFragShapeTable[static_cast<size_t>(s)]; }
+
 std::array<uint32_t, 3> frag_dims(FragShape s) {
-  switch (s) {
-    case FragShape::kM16N16K8: return {16, 16, 8};
-    case FragShape::kM16N16K16: return {16, 16, 16};
-    case FragShape::kM32N8K16: return {32, 8, 16};
-    case FragShape::kM8N32K16: return {8, 32, 16};
-  }
-  return {16, 16, 16};
+  const FragShapeInfo& r = frag_shape_info(s);
+  return {r.m, r.n, r.k};
 }
 
 std::array<uint32_t, 3> vortex_tcu_tile(uint32_t threads) {
@@ -92,10 +89,12 @@ uint32_t operand_bytes_vortex(const DesignPoint& p) { return p.axes.tensor_core.
 
 /// Bytes of the fp32 accumulator staging of the write-out on the Vortex or the CUDA side: the block
 /// tile (tile epilogue) or one fragment per warp (warp epilogue; Vortex: its TCU tile, which needs a
-/// valid warp width: 0 when the width is not one, validation says why).
+/// valid warp width: 0 when the width is not one, validation says why); none on the CUDA side of a
+/// warpgroup point.
 uint32_t accumulator_staging_bytes(const DesignPoint& p, bool vortex) {
   const auto& t = p.axes.tile;
   if (!schedule_info(p.tc_schedule).warp_epilogue) return t.m * t.n * 4;
+  if (!vortex && warpgroup_mma(p.axes.tensor_core.shape)) return 0;  // written out from registers
   const uint32_t warp = vortex ? p.vortex.threads : kCudaWarp;
   if (warp == 0) return 0;
   std::array<uint32_t, 3> frag{};
@@ -123,7 +122,8 @@ uint32_t smem_for(const DesignPoint& p, uint32_t elem, uint32_t k) {
 }  // namespace
 
 uint32_t cuda_tc_row_pad(const DesignPoint& p) {
-  const bool padded = translation_info(p.cuda_translation).padded_rows;
+  // Warpgroup MMA reads canonical tiles of 128-byte core matrices: no row padding.
+  const bool padded = translation_info(p.cuda_translation).padded_rows && !warpgroup_mma(p.axes.tensor_core.shape);
   return p.axes.tensor_core.enabled && padded ? 16 / operand_bytes_cuda(p) : 0;
 }
 namespace {

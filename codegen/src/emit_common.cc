@@ -28,10 +28,13 @@ void plan_tensor_core(Plan& pl) {
   const DesignPoint& p = *pl.p;
   const bool cuda = pl.dialect == Dialect::kCuda;
   pl.frag = cuda ? frag_dims(p.axes.tensor_core.shape) : vortex_tcu_tile(p.vortex.threads);
+  // The fragments split over the threads that issue them together: warps, or warpgroups.
+  const uint32_t owner = cuda ? frag_shape_info(p.axes.tensor_core.shape).owner_threads : pl.warp;
+  pl.warpgroup = owner > kCudaWarp;
   const uint32_t tiles_m = p.axes.tile.m / pl.frag[0], tiles_n = p.axes.tile.n / pl.frag[1];
-  const auto wg = warp_grid(tiles_m, tiles_n, p.fixed.block_size / pl.warp, pl.frag[0], pl.frag[1]);
-  if (!wg) throw make_error("codegen: no warp grid for {}x{} fragments over {} warps (validation admits none)",
-                            tiles_m, tiles_n, p.fixed.block_size / pl.warp);
+  const auto wg = warp_grid(tiles_m, tiles_n, p.fixed.block_size / owner, pl.frag[0], pl.frag[1]);
+  if (!wg) throw make_error("codegen: no warp grid for {}x{} fragments over {} owners of {} threads (validation "
+                            "admits none)", tiles_m, tiles_n, p.fixed.block_size / owner, owner);
   pl.warps = *wg;
   pl.pad = cuda ? cuda_tc_row_pad(p) : 0;
   pl.stages = cuda ? cuda_tc_stages(p) : 1;

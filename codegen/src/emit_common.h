@@ -34,7 +34,8 @@ struct Plan {
   std::string a_name, b_name;  ///< operand names of GEMM A and B (x/weight/a/b)
   // Tensor-core strategy (docs/codegen.md "Tensor-core strategy"); unset on SIMT paths.
   std::array<uint32_t, 3> frag{};  ///< fragment (CUDA) or TCU tile (Vortex) m, n, k
-  WarpGrid warps;                  ///< warp grid over the block's fragment grid
+  WarpGrid warps;                  ///< warp (warpgroup) grid over the block's fragment grid
+  bool warpgroup = false;          ///< CUDA warpgroup MMA (wgmma from canonical shared tiles; FragShapeInfo)
   uint32_t pad = 0;                ///< padding elements after each smem operand row (CUDA)
   uint32_t stages = 1;             ///< smem stages of the operand tiles (2: asynchronous copies)
   uint32_t vec_a = 1, vec_b = 1;   ///< elements per fill of A and B (16-byte vectors on CUDA, else 1)

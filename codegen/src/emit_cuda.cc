@@ -285,13 +285,17 @@ Candidate emit_cuda(const DesignPoint& p) {
   w.pp("#include <cuda_runtime.h>\n#include <stdint.h>\n#include <stddef.h>\n#include <string.h>");
   if (pl.bf16) w.pp("#include <cuda_bf16.h>");
   if (pl.fp16) w.pp("#include <cuda_fp16.h>");
-  if (pl.tc) w.pp("#include <mma.h>\nusing namespace nvcuda;");
+  if (pl.tc && !pl.warpgroup) w.pp("#include <mma.h>\nusing namespace nvcuda;");
   w.pp("#include \"vxs_cuda.cuh\"");
   // vxs_tc.cuh holds the vector and asynchronous fills and the TF32 rounding; a translation
   // without them includes none of it.
   const bool tc_runtime = pl.tc && (pl.tf32 || pl.tr->async_copies || pl.tr->vector_fills);
   if (tc_runtime) w.pp("#include \"vxs_tc.cuh\"");
-  if (pl.tc) w.pp("#include \"vxs_wmma.cuh\"");  // fragment loads/stores from shared memory
+  if (pl.warpgroup) {
+    w.pp("#include \"vxs_wgmma.cuh\"");  // warpgroup MMA: descriptors, fences, m64nNk16 (sm_90a)
+  } else if (pl.tc) {
+    w.pp("#include \"vxs_wmma.cuh\"");  // fragment loads/stores from shared memory
+  }
   w.blank();
   w.pp(fmt::format("#define VXS_DIMS {}  // the profiled shape", detail::dims_initializer(p.fixed.op)));
   w.blank();
@@ -307,7 +311,7 @@ Candidate emit_cuda(const DesignPoint& p) {
   c.files.push_back(detail::runtime_source("vxs_dims.h"));
   c.files.push_back(detail::runtime_source("vxs_cuda.cuh"));
   if (tc_runtime) c.files.push_back(detail::runtime_source("vxs_tc.cuh"));
-  if (pl.tc) c.files.push_back(detail::runtime_source("vxs_wmma.cuh"));
+  if (pl.tc) c.files.push_back(detail::runtime_source(pl.warpgroup ? "vxs_wgmma.cuh" : "vxs_wmma.cuh"));
   return c;
 }
 

@@ -1,7 +1,9 @@
 // Tensor-core strategy of the kernel-body generator (docs/codegen.md "Tensor-core strategy"): operand
 // tiles staged through shared/local memory by cooperative fills of the whole block, fragments loaded
 // from it, a warp grid over the block tile, and on CUDA with prefetch a two-stage pipeline of
-// asynchronous copies (Vortex: software prefetch into registers, paper §3.3).
+// asynchronous copies (Vortex: software prefetch into registers, paper §3.3). A warpgroup shape
+// (FragShapeInfo::owner_threads 128) lowers the CUDA side to wgmma: canonical K-major shared tiles
+// read through descriptors, accumulators in registers (docs/codegen.md "Warpgroup MMA").
 #include <string>
 #include <vector>
 
@@ -156,12 +158,18 @@ void emit_vector_fill(CodeWriter& w, const Plan& pl, const TcOperand& o, const s
   const std::string U = o.upper();
   w.open(fmt::format("for (int i = 0; i < VFILL_{}; ++i)", U));
   w.line("const int e = tid + i * BS;");
-  w.line("const int r = e / ({} / VEC_{});", o.cols, U);
-  w.line("const int c = (e - r * ({} / VEC_{})) * VEC_{};", o.cols, U, U);
+  if (pl.warpgroup) {  // consecutive threads on consecutive rows of a core matrix: distinct banks
+    w.line("const int r = (e / BK) * 8 + (e & 7);");
+    w.line("const int c = ((e >> 3) % (BK / 8)) * 8;");
+  } else {
+    w.line("const int r = e / ({} / VEC_{});", o.cols, U);
+    w.line("const int c = (e - r * ({} / VEC_{})) * VEC_{};", o.cols, U, U);
+  }
   w.line("const int v = {};", vector_valid(o, k0));
-  const std::string call = fmt::format("{}(&{}[{}][r][c], &{}[vxs_index_{}(d, z, {}) & -v], v);",
-                                       async ? "vxs_fill16_async" : "vxs_fill16", o.tile, stage, o.ptr, o.id,
-                                       coords(o, k0));
+  const std::string dst = pl.warpgroup ? fmt::format("&{}[{}][vxs_canonical(r, c, BK)]", o.tile, stage)
+                                       : fmt::format("&{}[{}][r][c]", o.tile, stage);
+  const std::string call = fmt::format("{}({}, &{}[vxs_index_{}(d, z, {}) & -v], v);",
+                                       async ? "vxs_fill16_async" : "vxs_fill16", dst, o.ptr, o.id, coords(o, k0));
   if (partial) {
     w.line("if (e < {} * {} / VEC_{}) {}  // the last step covers part of the tile", o.rows, o.cols, U, call);
   } else {
@@ -192,6 +200,15 @@ void emit_prefetch_registers(CodeWriter& w, const Plan& pl) {
 /// one fragment per warp) reuses it.
 void emit_tc_smem(CodeWriter& w, const Plan& pl) {
   const std::string t = smem_elem(pl);
+  if (pl.warpgroup) {
+    w.line("// Shared memory (axis smem_stage; dynamic, {} B per block, set by vxs_launch_dims): STAGES x operand",
+           smem_bytes(*pl.p));
+    w.line("// tiles in wgmma's canonical K-major layout (vxs_canonical: core matrices of 8 rows x 16 bytes).");
+    w.line("extern __shared__ __align__(128) unsigned char smem[];");
+    w.line("{0} (*As)[BM * BK] = reinterpret_cast<{0} (*)[BM * BK]>(smem);", t);
+    w.line("{0} (*Bs)[BN * BK] = reinterpret_cast<{0} (*)[BN * BK]>(smem + STAGES * BM * BK * sizeof({0}));", t);
+    return;
+  }
   if (cuda(pl) && warp_epilogue(pl)) {
     w.line("// Shared memory (axis smem_stage; dynamic, {} B per block, set by vxs_launch_dims): STAGES x operand",
            smem_bytes(*pl.p));
@@ -216,7 +233,30 @@ void emit_tc_smem(CodeWriter& w, const Plan& pl) {
 
 std::string ns(const Plan& pl) { return cuda(pl) ? "wmma" : "vxs_ctx"; }
 
+/// Warpgroup tiling: each thread of a warpgroup holds FN / 2 fp32 accumulators of each of its
+/// WTM x WTN operations (vxs_wgmma_row / _col place them), pinned before the first wgmma.fence.
+void emit_wgmma_accumulators(CodeWriter& w) {
+  w.line("// Warpgroup tiling: warpgroup (wm, wn) of the WGM x WGN grid owns WTM x WTN operations of FM x FN.");
+  w.line("const int wid = tid / 128;  // warpgroup: 4 consecutive warps");
+  w.line("const int wm = wid / WGN;");
+  w.line("const int wn = wid - wm * WGN;");
+  w.line("float acc[WTM][WTN][FN / 2];");
+  w.line("#pragma unroll");
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.line("#pragma unroll");
+  w.open("for (int j = 0; j < WTN; ++j)");
+  w.line("#pragma unroll");
+  w.line("for (int e = 0; e < FN / 2; ++e) acc[i][j][e] = 0.0f;");
+  w.line("vxs_wgmma_fence_operand(acc[i][j]);  // the zeros stay before the first wgmma.fence");
+  w.close();
+  w.close();
+}
+
 void emit_tc_accumulators(CodeWriter& w, const Plan& pl) {
+  if (pl.warpgroup) {
+    emit_wgmma_accumulators(w);
+    return;
+  }
   w.line("// Warp tiling: warp (wm, wn) of the WGM x WGN warp grid owns WTM x WTN fragments.");
   w.line("const int wid = tid / WARP;");
   w.line("const int wm = wid / WGN;");
@@ -245,7 +285,32 @@ void emit_fragments(CodeWriter& w, const Plan& pl) {
 
 /// One stage of tensor-core math on stage buffer `s`: per k step, WTM A and WTN B fragments
 /// from shared memory, each reused by WTN (WTM) mma operations.
+/// One stage of warpgroup MMA on stage buffer `s`: per 16-deep k step one wgmma per operation,
+/// both operands read from shared memory through descriptors; the group is waited for before the
+/// next stage's barrier frees these buffers for the copies.
+void emit_wgmma_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
+  w.line("vxs_wgmma_fence();  // accumulator accesses so far before this stage's wgmma");
+  w.line("#pragma unroll");
+  w.open("for (int kk = 0; kk < BK; kk += FK)");
+  w.line("#pragma unroll");
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.line("#pragma unroll");
+  w.open("for (int j = 0; j < WTN; ++j)");
+  w.line("const uint64_t da = vxs_wgmma_desc(&As[{}][vxs_canonical((wm * WTM + i) * FM, kk, BK)], BK);", s);
+  w.line("const uint64_t db = vxs_wgmma_desc(&Bs[{}][vxs_canonical((wn * WTN + j) * FN, kk, BK)], BK);", s);
+  w.line("vxs_wgmma_{}(acc[i][j], da, db);", pl.fp16 ? "f16" : "bf16");
+  w.close();
+  w.close();
+  w.close();
+  w.line("vxs_wgmma_commit();");
+  w.line("vxs_wgmma_wait<0>();  // done with stage {}: its buffers may be refilled after the next barrier", s);
+}
+
 void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
+  if (pl.warpgroup) {
+    emit_wgmma_compute(w, pl, s);
+    return;
+  }
   const bool c = cuda(pl);
   const std::string b_at = pl.b_k_contiguous ? fmt::format("&Bs[{}][(wn * WTN + j) * FN][kk]", s)
                                              : fmt::format("&Bs[{}][kk][(wn * WTN + j) * FN]", s);
@@ -313,6 +378,7 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
   w.open("for (int t = 0; t < kt_per_split; ++t)");
   w.line("const int s = t % STAGES;");
   w.line("vxs_async_wait<STAGES - 2>();  // stage t has landed; later stages stay in flight");
+  if (pl.warpgroup) w.line("vxs_fence_async_shared();      // this thread's copies, visible to wgmma (async proxy)");
   w.line("__syncthreads();               // ... for every thread, and stage t-1's buffer is free");
   w.line("const int tn = t + STAGES - 1;  // the stage issued now, into stage t-1's buffer");
   w.line("const int sn = tn % STAGES;");
@@ -332,6 +398,7 @@ void emit_multi_stage_loop(CodeWriter& w, const Plan& pl) {
   }
   w.close();
   w.line("vxs_async_wait<0>();");
+  if (pl.warpgroup) return;  // the accumulators leave from registers: the tiles are not reused
   w.line(warp_epilogue(pl) ? "__syncthreads();  // every warp is done with the operand tiles before the scratch Cw reuses them"
                            : "__syncthreads();  // every warp is done with the operand tiles before Cs reuses them");
 }
@@ -387,7 +454,31 @@ void emit_tc_warp_epilogue(CodeWriter& w, const Plan& pl) {
   }
 }
 
+/// Warpgroup MMA: each thread writes its accumulators out from registers, guarded, at the places
+/// vxs_wgmma_row / vxs_wgmma_col give (no scratch, no barrier).
+void emit_wgmma_epilogue(CodeWriter& w, const Plan& pl) {
+  w.line("// Accumulators -> output straight from registers: element e of operation (i, j) of this thread.");
+  w.line("const int lane = tid - wid * 128;  // thread of its warpgroup");
+  w.line("#pragma unroll");
+  w.open("for (int i = 0; i < WTM; ++i)");
+  w.line("#pragma unroll");
+  w.open("for (int j = 0; j < WTN; ++j)");
+  w.line("vxs_wgmma_fence_operand(acc[i][j]);  // read after the last wgmma wait");
+  w.line("#pragma unroll");
+  w.open("for (int e = 0; e < FN / 2; ++e)");
+  w.line("const int m = m0 + (wm * WTM + i) * FM + vxs_wgmma_row(lane, e);");
+  w.line("const int n = n0 + (wn * WTN + j) * FN + vxs_wgmma_col(lane, e);");
+  emit_store(w, pl, "float v = acc[i][j][e];");
+  w.close();
+  w.close();
+  w.close();
+}
+
 void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
+  if (pl.warpgroup) {
+    emit_wgmma_epilogue(w, pl);
+    return;
+  }
   if (warp_epilogue(pl)) {
     emit_tc_warp_epilogue(w, pl);
     return;
@@ -412,17 +503,29 @@ void emit_tc_epilogue(CodeWriter& w, const Plan& pl) {
   }
 }
 
+/// VEC_ and VFILL_ of the operands filled with 16-byte vectors.
+void emit_vector_defines(CodeWriter& w, const Plan& pl) {
+  for (const TcOperand& o : tc_operands(pl)) {
+    if (o.vec == 1) continue;
+    w.pp(fmt::format("#define VEC_{} {}     // elements of {} per 16-byte fill", o.upper(), o.vec, o.ptr));
+    w.pp(fmt::format("#define VFILL_{0} (({1} * {2} / VEC_{0} + BS - 1) / BS)  // vector fills per thread and stage",
+                     o.upper(), o.rows, o.cols));
+  }
+}
+
 }  // namespace
 
 void emit_tc_defines(CodeWriter& w, const Plan& pl) {
-  w.pp(fmt::format("#define FM {}        // fragment rows (axis tensor_core{})", pl.frag[0],
-                   cuda(pl) ? "" : "; Vortex TCU tile of the warp width"));
-  w.pp(fmt::format("#define FN {}        // fragment columns", pl.frag[1]));
-  w.pp(fmt::format("#define FK {}        // fragment depth", pl.frag[2]));
-  w.pp(fmt::format("#define WGM {}       // warp grid: warps along M (the block size decides)", pl.warps.m));
-  w.pp(fmt::format("#define WGN {}       // warp grid: warps along N", pl.warps.n));
-  w.pp("#define WTM (BM / FM / WGM)  // fragments per warp along M");
-  w.pp("#define WTN (BN / FN / WGN)  // fragments per warp along N");
+  const char* what = pl.warpgroup ? "operation" : "fragment";
+  const char* owner = pl.warpgroup ? "warpgroup" : "warp";
+  w.pp(fmt::format("#define FM {}        // {} rows (axis tensor_core{})", pl.frag[0], what,
+                   cuda(pl) ? (pl.warpgroup ? ": one warpgroup's wgmma" : "") : "; Vortex TCU tile of the warp width"));
+  w.pp(fmt::format("#define FN {}        // {} columns", pl.frag[1], what));
+  w.pp(fmt::format("#define FK {}        // {} depth", pl.frag[2], what));
+  w.pp(fmt::format("#define WGM {}       // {} grid: {}s along M (the block size decides)", pl.warps.m, owner, owner));
+  w.pp(fmt::format("#define WGN {}       // {} grid: {}s along N", pl.warps.n, owner, owner));
+  w.pp(fmt::format("#define WTM (BM / FM / WGM)  // {}s per {} along M", what, owner));
+  w.pp(fmt::format("#define WTN (BN / FN / WGN)  // {}s per {} along N", what, owner));
   const std::string many = warp_epilogue(pl)
                                ? fmt::format("as many of the {} asked for as 227 KiB hold",
                                              pl.p->cuda_stages ? pl.p->cuda_stages : 4)
@@ -430,16 +533,15 @@ void emit_tc_defines(CodeWriter& w, const Plan& pl) {
   w.pp(fmt::format("#define STAGES {}    // shared-memory stages ({})", pl.stages,
                    pl.stages > 1 ? "axis prefetch: asynchronous copies, " + many : "one"));
   // STAGES 1 with prefetch: the next stage goes through registers (emit_single_stage_loop).
+  if (pl.warpgroup) {
+    emit_vector_defines(w, pl);
+    return;
+  }
   w.pp(fmt::format("#define LDA (BK + {}) // row length of As{}", pl.pad, pl.pad ? " (16-byte pad against bank conflicts)" : ""));
   w.pp(pl.b_k_contiguous ? "#define B_ROWS BN     // Bs holds B as n x k (column-major fragments)"
                          : "#define B_ROWS BK     // Bs holds B as k x n (row-major fragments)");
   w.pp(fmt::format("#define LDB ({} + {}) // row length of Bs", pl.b_k_contiguous ? "BK" : "BN", pl.pad));
-  for (const TcOperand& o : tc_operands(pl)) {
-    if (o.vec == 1) continue;
-    w.pp(fmt::format("#define VEC_{} {}     // elements of {} per 16-byte fill", o.upper(), o.vec, o.ptr));
-    w.pp(fmt::format("#define VFILL_{0} (({1} * {2} / VEC_{0} + BS - 1) / BS)  // vector fills per thread and stage",
-                     o.upper(), o.rows, o.cols));
-  }
+  emit_vector_defines(w, pl);
   if (!warp_epilogue(pl))
     w.pp("#define OUT_PER_THREAD (BM * BN / BS)  // accumulator elements each thread writes out");
 }

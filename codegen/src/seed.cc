@@ -104,6 +104,46 @@ double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warp
   return (fits ? 0.0 : 100.0) + 2.0 * padding + 0.5 * reuse + 0.5 * parallelism + 0.25 * aspect;
 }
 
+/// Design space 7: the warpgroup-MMA seed (docs/codegen.md "Warpgroup MMA") of a point whose
+/// reference computes with wgmma (its name rule's warpgroup_mma) and whose M covers the block's
+/// warpgroups (64 rows each). Among the valid m64nNk16 points over tiles of 64..256 x N..256 (BK:
+/// the name's, then 64, 32), the one with the padding closest to the reference's, then the most
+/// accumulators per thread (the most MMA work per staged operand byte: bench/tc/wgmma_probe.cu),
+/// then the widest operation. nullopt when none is valid (e.g. not a BF16 linear).
+std::optional<DesignPoint> warpgroup_seed(const DesignPoint& base, const GemmView& g,
+                                          const std::optional<core::TileHint>& hint, const ReferenceLaunch& reference,
+                                          double padded_mn) {
+  const uint32_t groups = base.fixed.block_size / 128;
+  if (!reference.warpgroup_mma || groups == 0 || g.m < int64_t{64} * groups) return std::nullopt;
+  std::vector<uint32_t> bks{64, 32};
+  if (hint && hint->k > 0 && hint->k != 64 && hint->k != 32) bks.insert(bks.begin(), hint->k);
+  std::optional<DesignPoint> best;
+  double best_score = 0;
+  for (FragShape shape : {FragShape::kM64N256K16, FragShape::kM64N128K16, FragShape::kM64N64K16}) {
+    const uint32_t fn = frag_shape_info(shape).n;
+    for (uint32_t bm = 64; bm <= 256; bm += 64) {
+      for (uint32_t bn = fn; bn <= 256; bn += fn) {
+        for (uint32_t bk : bks) {
+          DesignPoint q = base;
+          q.axes.tensor_core.shape = shape;
+          q.axes.tile = {bm, bn, bk};
+          q.axes.reg_tile = {1, 1};
+          q.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
+          if (!validation_errors(q).empty()) continue;
+          const int64_t tiles_m = (g.m + bm - 1) / bm, tiles_n = (g.n + bn - 1) / bn;
+          const double padding = std::abs(
+              std::log2(static_cast<double>(tiles_m * bm) * static_cast<double>(tiles_n * bn) / padded_mn));
+          const double acc = static_cast<double>((bm / 64) * (bn / fn) / groups * (fn / 2));
+          const double score = 2.0 * padding + std::log2(kWarpgroupMaxAccumulators / acc);
+          if (!best || score < best_score) best = q, best_score = score;
+          break;  // the first valid BK of this tile
+        }
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<core::TileHint>& hint,
@@ -131,6 +171,11 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
   const bool has_epilogue = fixed.op.has_bias || fixed.op.activation != check::Activation::kNone;
   p.axes.fused_act = (fixed.op.is_conv() && has_epilogue) ? Epilogue::kSeparate : Epilogue::kFused;
   const GemmView g = gemm_view(fixed.op);
+  const double padded_mn = space_version >= 5 ? reference_padded_mn(g, reference)
+                                              : static_cast<double>(g.m) * static_cast<double>(g.n);
+  if (warp_schedule && space_version >= 7) {
+    if (auto w = warpgroup_seed(p, g, hint, reference, padded_mn)) return *w;
+  }
 
   // Candidate (BM, BN, TM, TN) tiles, best first: the kernel-name hint; then tiles that do not
   // exceed the (power-of-two rounded) GEMM, closest to square, area closest to 64x64.
@@ -159,8 +204,6 @@ DesignPoint seed_design_point(const FixedProperties& fixed, const std::optional<
     bks = {8, 16, 32, 4, 2, 1, 24, 12, 6, 3};
   }
   const auto frag = frag_dims(p.axes.tensor_core.shape);
-  const double padded_mn = space_version >= 5 ? reference_padded_mn(g, reference)
-                                              : static_cast<double>(g.m) * static_cast<double>(g.n);
   auto score = [&](const Shape& t) {
     return warp_schedule ? warp_epilogue_score(t, g, bs / kCudaWarp, frag[0], frag[1], reference.ctas, padded_mn)
                          : tile_epilogue_score(t, g);
@@ -293,10 +336,18 @@ DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation
   ReferenceLaunch reference;
   reference.ctas = ctx.helper_kernel ? 0 : int64_t{ctx.launch.grid[0]} * ctx.launch.grid[1] * ctx.launch.grid[2];
   reference.tensor_ops = ctx.tensor_ops;
+  for (const core::KernelNameRule& r : core::kernel_name_rules()) {
+    if (r.id == ctx.name_rule) reference.warpgroup_mma = r.warpgroup_mma;
+  }
   try {
     DesignPoint p = seed_design_point(f, fit ? std::optional<core::TileHint>(fit->tile) : std::nullopt, translation,
                                       space_version, reference);
     note_tile_origin(p, ctx, fit, why_not);
+    if (warpgroup_mma(p.axes.tensor_core.shape))
+      p.seed_origin["tensor_core"] = fmt::format(
+          "{}: warpgroup MMA, as the reference (name rule {} issues wgmma) and M = {} covers the block's {} "
+          "warpgroups", frag_shape_info(p.axes.tensor_core.shape).key, ctx.name_rule, gemm_view(p.fixed.op).m,
+          p.fixed.block_size / 128);
     seed_split_k(p, ctx, fit);
     if (space_version >= 4) keep_stages_within_split(p);
     return p;

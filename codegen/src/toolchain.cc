@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "vxsynth/common/error.h"
+#include "vxsynth/core/metrics.h"
 
 namespace vxsynth::codegen {
 
@@ -25,7 +26,7 @@ NvccResult compile_cuda(const std::filesystem::path& cu, const std::filesystem::
   // `vxsynth reconstruct` would otherwise be resolved twice).
   const auto cu_abs = std::filesystem::absolute(cu);
   const auto object_abs = std::filesystem::absolute(object);
-  std::vector<std::string> argv{nvcc->string(), "-arch=" + arch, "-std=c++17", "-O2", "-Xcompiler", "-Wall",
+  std::vector<std::string> argv{nvcc->string(), core::nvcc_target_flag(arch), "-std=c++17", "-O2", "-Xcompiler", "-Wall",
                                 "-c", cu_abs.string(), "-o", object_abs.string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
   const auto dir = cu_abs.parent_path();

@@ -176,6 +176,86 @@ TEST(Validation, TensorCoreTileShapes) {
   EXPECT_EQ(vortex_tcu_tile(32), (std::array<uint32_t, 3>{16, 16, 32}));
 }
 
+/// The fragment-shape table: rows in FragShape order, each key read back, the warpgroup rows
+/// issued by 128 threads.
+TEST(FragShapeTable, RowsInEnumOrderWithTheirOwners) {
+  for (size_t i = 0; i < kFragShapeTable.size(); ++i) {
+    const FragShapeInfo& r = kFragShapeTable[i];
+    EXPECT_EQ(static_cast<size_t>(r.id), i) << r.key;
+    EXPECT_EQ(to_string(r.id), r.key);
+    EXPECT_EQ(frag_dims(r.id), (std::array<uint32_t, 3>{r.m, r.n, r.k}));
+    EXPECT_EQ(warpgroup_mma(r.id), r.key.starts_with("m64n")) << r.key;
+    EXPECT_EQ(r.owner_threads, warpgroup_mma(r.id) ? 128u : 32u) << r.key;
+  }
+}
+
+/// Warpgroup shapes (docs/codegen.md "Warpgroup MMA") on π0's BF16 linear M=816 N=16384 K=2048 at
+/// 384 threads: the design-space-7 seed is m64n256k16 over 192x256x64, and each rule of the
+/// lowering rejects a point that breaks it, naming it.
+TEST(Validation, WarpgroupShapesNeedWhatTheLoweringReads) {
+  core::ReferenceContext ctx = linear_ctx(816, 16384, 2048, 384);
+  ctx.kernel_name = "nvjet_sm90_tst_128x272_64x4_2x1_v_bz_coopA_TNT";
+  ctx.name_rule = "nvjet";
+  ctx.engine = core::EngineClass::kTensorCore;
+  ctx.operand_type = core::DType::kBf16;
+  ctx.has_bias = false;
+  const DesignPoint p = seed_design_point(ctx);
+  ASSERT_EQ(validation_errors(p), "");
+  EXPECT_EQ(p.axes.tensor_core.shape, FragShape::kM64N256K16);
+  EXPECT_EQ(p.axes.tile.m, 192u);
+  EXPECT_EQ(p.axes.tile.n, 256u);
+  EXPECT_EQ(p.axes.tile.k, 64u);
+  EXPECT_EQ(cuda_tc_row_pad(p), 0u);
+  EXPECT_EQ(smem_bytes(p), cuda_tc_stages(p) * (192u + 256u) * 64u * 2u) << "canonical tiles, no scratch";
+  EXPECT_NE(p.seed_origin.at("tensor_core").find("warpgroup MMA"), std::string::npos);
+  EXPECT_EQ(seed_design_point(ctx, CudaTranslation::kNative, 6).axes.tensor_core.shape, FragShape::kM16N16K16);
+  ctx.name_rule = "xmma_mma";  // an mma.sync reference keeps WMMA
+  EXPECT_EQ(seed_design_point(ctx).axes.tensor_core.shape, FragShape::kM16N16K16);
+  auto q = p;
+  q.axes.tile.n = 128;
+  expect_rejected(q, "CUDA fragment 64x256x16 does not divide tile 192x128x64");
+  q.axes.tensor_core.shape = FragShape::kM64N128K16;
+  EXPECT_EQ(validation_errors(q), "");
+  q = p;
+  q.axes.tile = {256, 256, 64};
+  q.axes.tensor_core.shape = FragShape::kM64N128K16;
+  expect_rejected(q, "8 CUDA fragments per block tile do not split evenly over 3 warpgroups");
+  q = p;
+  q.fixed.block_size = 128;
+  q.vortex.warps = 8;
+  q.axes.tile = {128, 256, 64};
+  expect_rejected(q, "m64n256k16: 256 fp32 accumulators per thread exceed 128");
+  q = p;
+  q.tc_schedule = TcSchedule::kTileEpilogue;
+  q.cuda_stages = 0;
+  expect_rejected(q, "m64n256k16 writes its accumulators out from registers: tc_schedule warp-epilogue");
+  q = p;
+  q.axes.prefetch = false;
+  expect_rejected(q, "needs at least two cp.async shared stages");
+  q = p;
+  q.axes.lane_map = LaneMap::kElement;
+  expect_rejected(q, "needs 16-byte vector fills of both operands along K");
+  q = p;
+  q.cuda_translation = CudaTranslation::kVortexLiteral;
+  expect_rejected(q, "m64n256k16");
+  q = p;
+  q.fixed.block_size = 96;
+  expect_rejected(q, "issued by warpgroups of 128 threads; block size 96");
+  q = p;
+  q.fixed.op.family = check::OpFamily::kMatmul;
+  expect_rejected(q, "m64n256k16 reads both operands K-major; matmul's B is N-contiguous");
+  q = p;
+  q.fixed.path = check::PrecisionPath::kTf32;
+  expect_rejected(q, "tf32 wmma has only m16n16k8, not m64n256k16");
+  // The design-space-7 variant steps N along 64, 128, 256 (the tile 192x256 holds each).
+  std::string why;
+  const auto narrower = step_axis(p, AxisId::kTensorCore, /*forward=*/false, p.fixed, &why);
+  ASSERT_TRUE(narrower.has_value()) << why;
+  EXPECT_EQ(narrower->axes.tensor_core.shape, FragShape::kM64N128K16);
+  EXPECT_FALSE(step_axis(p, AxisId::kTensorCore, /*forward=*/false, p.fixed, &why, 6).has_value());
+  EXPECT_EQ(design_point_from_json(to_json(p)).axes.tensor_core.shape, FragShape::kM64N256K16);
+}
+
 /// π0's BF16 linear M=816 N=16384 K=2048 (nvjet, 384 threads) in the current design space: Vortex
 /// stages a BK of 32 in steps of 16 where the 16-KiB local memory does not hold the tile at 32.
 TEST(Validation, VortexStagesKInTheLocalMemoryItHas) {
@@ -184,7 +264,7 @@ TEST(Validation, VortexStagesKInTheLocalMemoryItHas) {
   ctx.engine = core::EngineClass::kTensorCore;
   ctx.operand_type = core::DType::kBf16;
   ctx.has_bias = false;
-  DesignPoint p = seed_design_point(ctx);
+  DesignPoint p = seed_design_point(ctx, CudaTranslation::kNative, 6);  // WMMA m16n16k16 (design space 7: wgmma)
   ASSERT_EQ(validation_errors(p), "");
   ASSERT_EQ(p.vortex.local_mem_bytes, 16384u);
   struct Row {

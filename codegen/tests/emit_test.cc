@@ -126,6 +126,40 @@ TEST(Emit, TilesWiderThanTheOperandFillOnlyTheLivePart) {
   EXPECT_EQ(emit_vortex(generic).file("kernel.cpp").text.find("LIVE_"), std::string::npos);
 }
 
+/// Lines of `text` that do not mention a fragment shape's key (the banner and axis comments).
+std::string without_shape_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.find("m64n") == std::string::npos && line.find("m16n16k16") == std::string::npos) out += line + '\n';
+  }
+  return out;
+}
+
+// Warpgroup MMA (docs/codegen.md "Warpgroup MMA") lowers the CUDA side only: wgmma from canonical
+// shared tiles (no padded rows, no WMMA fragments), the proxy fence after the copies land; the
+// Vortex kernel is the one of the same point with a WMMA shape (its TCU fragments over the same
+// tile), apart from the lines naming the shape.
+TEST(Emit, WarpgroupPointsLowerTheCudaSideOnly) {
+  for (const auto& c : testing_points::warpgroup_cases()) {
+    SCOPED_TRACE(c.name);
+    ASSERT_EQ(validation_errors(c.point), "");
+    const Candidate cuda = emit_cuda(c.point);
+    const std::string cu = cuda.file(kCudaFileName).text;
+    EXPECT_NE(cu.find("#include \"vxs_wgmma.cuh\""), std::string::npos);
+    EXPECT_NO_THROW((void)cuda.file("vxs_wgmma.cuh"));
+    EXPECT_EQ(cu.find("wmma::"), std::string::npos);
+    EXPECT_NE(cu.find("vxs_wgmma_bf16(acc[i][j], da, db);"), std::string::npos);
+    EXPECT_NE(cu.find("vxs_fence_async_shared();"), std::string::npos);
+    EXPECT_NE(cu.find("vxs_canonical(r, c, BK)"), std::string::npos);
+    EXPECT_EQ(cu.find("#define LDA"), std::string::npos) << "canonical tiles: no padded rows";
+    DesignPoint wmma = c.point;
+    wmma.axes.tensor_core.shape = FragShape::kM16N16K16;
+    EXPECT_EQ(without_shape_lines(emit_vortex(c.point).file("kernel.cpp").text),
+              without_shape_lines(emit_vortex(wmma).file("kernel.cpp").text));
+  }
+}
+
 class CudaCompiles : public ::testing::TestWithParam<testing_points::Case> {};
 
 /// The stack frame ptxas reports for the GEMM kernel ("Function properties for …vxs_gemm_kernel…"

@@ -125,9 +125,8 @@ TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceThreeTakeTheWarpEpilogue) {
     EXPECT_EQ(validation_errors(p), "") << id;
     EXPECT_LE(vortex_local_mem_bytes(p), p.vortex.local_mem_bytes) << id;
     EXPECT_LE(smem_bytes(p), schedule_info(p.tc_schedule).cuda_smem_limit) << id;
-    const auto per_warp = [](const DesignPoint& q) {
-      const auto f = frag_dims(q.axes.tensor_core.shape);
-      return (q.axes.tile.m / f[0]) * (q.axes.tile.n / f[1]) / (q.fixed.block_size / kCudaWarp);
+    const auto per_warp = [](const DesignPoint& q) {  // output elements per CUDA warp
+      return q.axes.tile.m * q.axes.tile.n / (q.fixed.block_size / kCudaWarp);
     };
     EXPECT_GE(per_warp(p), per_warp(old)) << id;
     EXPECT_EQ(design_point_from_json(to_json(p)).tc_schedule, TcSchedule::kWarpEpilogue) << id;
@@ -190,6 +189,47 @@ TEST(RealSeedSchedule, TensorCoreSeedsOfDesignSpaceFivePadLikeTheReference) {
     ++seeded;
   }
   EXPECT_GE(seeded, 10);
+}
+
+// Design space 7 on every tensor-core kernel of the shipped bundles: a seed takes a warpgroup shape
+// exactly where the reference's name rule computes with wgmma, the op is a BF16 linear and M covers
+// the block's warpgroups; it is valid, holds at most 128 accumulators per thread and two or more
+// cp.async stages; every other seed is design space 6's. On the H100 π0 bundle: k2 (nvjet, M = 816)
+// 192x256x64 m64n256k16, k4 (M = 51) WMMA.
+TEST(RealSeedSchedule, WarpgroupSeedsOfDesignSpaceSeven) {
+  int warpgroup = 0;
+  for (const ShippedKernel& k : shipped_tensor_core_kernels()) {
+    const std::string& id = k.id;
+    const DesignPoint p = seed_design_point(k.context, CudaTranslation::kNative, 7);
+    const DesignPoint v6 = seed_design_point(k.context, CudaTranslation::kNative, 6);
+    EXPECT_EQ(validation_errors(p), "") << id;
+    bool rule_wgmma = false;
+    for (const auto& r : core::kernel_name_rules()) rule_wgmma = rule_wgmma || (r.id == k.context.name_rule && r.warpgroup_mma);
+    const FixedProperties f = fixed_properties(k.context);
+    const bool eligible = rule_wgmma && f.op.family == check::OpFamily::kLinear &&
+                          f.path == check::PrecisionPath::kBf16 && gemm_view(f.op).m >= 64 * (f.block_size / 128) &&
+                          f.block_size % 128 == 0;
+    if (!warpgroup_mma(p.axes.tensor_core.shape)) {
+      EXPECT_FALSE(eligible) << id << ": " << slug(p);
+      EXPECT_EQ(to_json(p), to_json(v6)) << id;
+      continue;
+    }
+    EXPECT_TRUE(eligible) << id;
+    EXPECT_GE(cuda_tc_stages(p), 2u) << id;
+    const uint32_t fn = frag_shape_info(p.axes.tensor_core.shape).n;
+    EXPECT_LE((p.axes.tile.m / 64) * (p.axes.tile.n / fn) / (p.fixed.block_size / 128) * (fn / 2), 128u) << id;
+    EXPECT_EQ(p.seed_origin.count("tensor_core"), 1u) << id;
+    if (id == "h100/pi0/k2") {
+      EXPECT_EQ(p.axes.tensor_core.shape, FragShape::kM64N256K16);
+      EXPECT_EQ(p.axes.tile.m, 192u);
+      EXPECT_EQ(p.axes.tile.n, 256u);
+      EXPECT_EQ(p.axes.tile.k, 64u);
+    }
+    std::cout << "  " << id << " " << slug(p) << " " << frag_shape_info(p.axes.tensor_core.shape).key
+              << " (design space 6: " << slug(v6) << ")\n";
+    ++warpgroup;
+  }
+  EXPECT_GE(warpgroup, 2) << "π0 k2 and k5 of both bundles";
 }
 
 // π0's attention products (aten::matmul → aten::bmm over 8 heads) multiply by one key/value head

@@ -190,8 +190,33 @@ inline std::vector<Case> simt_bf16_cases() {
   return out;
 }
 
-/// Every family × path × {seed, v1, v2, v3}, the tensor-core paths in both schedules, plus the SIMT
-/// BF16 cases.
+/// Warpgroup MMA (design space 7, docs/codegen.md "Warpgroup MMA"): BF16 linear with a bias,
+/// M = 20, N = 24 (one partial tile: rows of A and B past M and N zero-filled, stores guarded),
+/// K = 40 (a last stage partly past K), the native translation's cp.async stages:
+/// - wg_n64: 384 threads = 3 warpgroups along M, tile 192x64x32, m64n64k16, 3 stages;
+/// - wg_n128_k2: 128 threads = 1 warpgroup owning 2 operations along M (tile 128x128x16,
+///   m64n128k16: 128 accumulators per thread), split-K 2 with its reduction launch;
+/// - wg_n256: 256 threads = 2 warpgroups, tile 128x256x32, m64n256k16, generic K, 2 stages.
+inline std::vector<Case> warpgroup_cases() {
+  auto point = [](uint32_t block, Axes::Tile tile, FragShape shape, uint32_t split, uint32_t stages) {
+    FixedProperties f = small_fixed(check::OpFamily::kLinear, check::PrecisionPath::kBf16);
+    f.block_size = block;
+    DesignPoint p = seed_design_point(f, std::nullopt, CudaTranslation::kNative, kDesignSpaceVersion);
+    p.axes.tensor_core.shape = shape;
+    p.axes.tile = tile;
+    p.axes.prefetch = true;
+    p.axes.split_k = split;
+    p.axes.k_range = KRange::kGeneric;
+    p.cuda_stages = stages;
+    return p;
+  };
+  return {{"linear_bf16_wg_n64", point(384, {192, 64, 32}, FragShape::kM64N64K16, 1, 3)},
+          {"linear_bf16_wg_n128_k2", point(128, {128, 128, 16}, FragShape::kM64N128K16, 2, 2)},
+          {"linear_bf16_wg_n256", point(256, {128, 256, 32}, FragShape::kM64N256K16, 1, 2)}};
+}
+
+/// Every family × path × {seed, v1, v2, v3}, the tensor-core paths in both schedules, the SIMT
+/// BF16 cases and the warpgroup cases.
 inline std::vector<Case> all_cases() {
   std::vector<Case> out;
   for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
@@ -204,6 +229,7 @@ inline std::vector<Case> all_cases() {
     }
   }
   for (auto& c : simt_bf16_cases()) out.push_back(std::move(c));
+  for (auto& c : warpgroup_cases()) out.push_back(std::move(c));
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/common/process.h"
+#include "vxsynth/core/metrics.h"
 
 namespace vxsynth::codegen {
 namespace {
@@ -67,6 +68,9 @@ Candidate without_fragment_declarations(const Candidate& c) {
 TEST(VortexLiteral, EveryTestPointHasOnlyWhatTheVortexSideHas) {
   int tc = 0;
   for (const Case& c : testing_points::all_cases()) {
+    // A warpgroup shape exists only in the native translation (validation rejects it under
+    // vortex-literal: Validation.WarpgroupShapesNeedWhatTheLoweringReads).
+    if (warpgroup_mma(c.point.axes.tensor_core.shape)) continue;
     const DesignPoint p = vortex_literal(c.point);
     ASSERT_EQ(validation_errors(p), "") << c.name;
     const Candidate cuda = emit_cuda(p);
@@ -126,7 +130,7 @@ TEST(VortexLiteral, DesignJsonCarriesTheTranslationAndNativeIsUnchanged) {
   // FP16 has no k8 wmma; TF32 only k8.
   DesignPoint k8 = p;
   k8.axes.tensor_core.shape = FragShape::kM16N16K8;
-  EXPECT_NE(validation_errors(k8).find("fp16 wmma shapes are"), std::string::npos) << validation_errors(k8);
+  EXPECT_NE(validation_errors(k8).find("fp16 shapes are"), std::string::npos) << validation_errors(k8);
   // The driver's source-output check uses the FP16 path's tolerance.
   const std::string drv = emit_cuda_driver(p, "t", 1).file("driver.cu").text;
   const auto tol = check::tolerance(check::PrecisionPath::kTf32Fp16, check::CheckKind::kSourceOutput);
@@ -154,7 +158,7 @@ std::string candidate_ptx(const DesignPoint& p, const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("vxsynth_ptx_" + std::to_string(::getpid())) / name;
   fs::create_directories(dir / "keep");
   write_candidate(dir, emit_cuda(p));
-  const ProcessResult r = run_process({find_nvcc()->string(), "-arch=sm_90", "-std=c++17", "-O2", "-cubin", "--keep",
+  const ProcessResult r = run_process({find_nvcc()->string(), core::nvcc_target_flag("sm_90"), "-std=c++17", "-O2", "-cubin", "--keep",
                                        "--keep-dir", (dir / "keep").string(), kCudaFileName, "-o", "candidate.cubin"},
                                       {300, dir});
   EXPECT_TRUE(r.ok()) << r.command << "\n" << r.output;

@@ -193,7 +193,8 @@ std::optional<size_t> known_spills(const std::string& name) {
       {"linear_tf32_we_substage", 86}, {"linear_bf16_we_substage", 86}, {"matmul_tf32_we_substage", 90},
       {"matmul_bf16_we_substage", 90}, {"bmm_tf32_we_substage", 90}, {"bmm_bf16_we_substage", 90},
       {"conv1d_tf32_we_substage", 87}, {"conv1d_bf16_we_substage", 87}, {"conv2d_tf32_we_substage", 87},
-      {"conv2d_bf16_we_substage", 87}};
+      {"conv2d_bf16_we_substage", 87}, {"linear_bf16_wg_n64", 87}, {"linear_bf16_wg_n128_k2", 16},
+      {"linear_bf16_wg_n256", 16}};
   for (const auto& [point, count] : kKnown) {
     if (name == point) return count;
   }
@@ -365,22 +366,7 @@ TEST(LockedSuiteKernels, StackAccessesInTheReductionLoopAreTheListedOnes) {
   fs::remove_all(work, ec);
 }
 
-std::vector<testing_points::Case> fp32_cases() {
-  std::vector<testing_points::Case> out;
-  for (auto fam : {check::OpFamily::kLinear, check::OpFamily::kMatmul, check::OpFamily::kBmm, check::OpFamily::kConv1d,
-                   check::OpFamily::kConv2d}) {
-    for (auto path : {check::PrecisionPath::kFp32, check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
-      for (auto& c : testing_points::variants(fam, path)) out.push_back(std::move(c));
-    }
-    for (auto path : {check::PrecisionPath::kTf32, check::PrecisionPath::kBf16}) {
-      for (auto& c : testing_points::variants(fam, path, kDesignSpaceVersion)) out.push_back(std::move(c));
-    }
-  }
-  for (auto& c : testing_points::simt_bf16_cases()) out.push_back(std::move(c));
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllPaths, VortexRuns, ::testing::ValuesIn(fp32_cases()),
+INSTANTIATE_TEST_SUITE_P(AllPaths, VortexRuns, ::testing::ValuesIn(testing_points::all_cases()),
                          [](const ::testing::TestParamInfo<testing_points::Case>& i) { return i.param.name; });
 
 }  // namespace

@@ -153,9 +153,9 @@ def compare(c, r, atol, rtol):
     return res
 
 
-def build(d, nvcc):
+def build(d, nvcc, target):
     t0 = time.time()
-    p = subprocess.run([nvcc, "-arch=sm_90", "-std=c++17", "-O2", "-o", "driver", "driver.cu"], cwd=d,
+    p = subprocess.run([nvcc, target, "-std=c++17", "-O2", "-o", "driver", "driver.cu"], cwd=d,
                        capture_output=True, text=True)
     return p.returncode, (p.stdout + p.stderr)[-2000:], time.time() - t0
 
@@ -290,11 +290,16 @@ def main():
         return 0
     if not a.pack:
         ap.error("PACK_DIR is required")
+    target_file = os.path.join(a.pack, "nvcc_target")
+    if not os.path.isfile(target_file):
+        ap.error(f"{target_file}: missing (written by vxsynth_gpu_pack: the nvcc target flag of the pack)")
+    with open(target_file) as f:
+        target = f.read().strip()
     names = sorted(n for n in os.listdir(a.pack) if os.path.isfile(os.path.join(a.pack, n, "driver.cu"))
                    and (a.all or n.endswith("_seed")))
     t0 = time.time()
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        builds = dict(zip(names, ex.map(lambda n: build(os.path.join(a.pack, n), a.nvcc), names)))
+        builds = dict(zip(names, ex.map(lambda n: build(os.path.join(a.pack, n), a.nvcc, target), names)))
     print(f"built {len(names)} drivers in {time.time() - t0:.1f} s with {a.jobs} jobs", flush=True)
     device = torch.device("cuda")
     recs = []

@@ -21,12 +21,12 @@ using R = KernelRole;
 // THE table (docs/ncu.md §7.1–§7.5). First match wins.
 constexpr std::array<KernelNameRule, 24> kRules{{
     // cuBLASLt on Hopper: always wgmma tensor-core in the H200 samples [M] (§7.3).
-    {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "docs/ncu.md §7.1, §7.3 [M]"},
+    {"nvjet", "^nvjet_", E::kTensorCore, "cuBLASLt", T::kNvjet, "docs/ncu.md §7.1, §7.3 [M]", R::kMain, true},
     // cuBLAS/cuDNN xmma: engine from the instruction-shape field (§7.2, reliable in practice [M]).
     {"xmma_dmma", "^sm[0-9]+_xmma_.*f64f64.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kDmma, "cuBLAS/cuDNN", T::kXmma,
      "docs/ncu.md §7.1 (fp64 tensor16x8x16 on sm90) [M]"},
     {"xmma_gmma", "^sm[0-9]+_xmma_.*_warpgroupsize[0-9]", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
-     "docs/ncu.md §7.2 warpgroupsize → wgmma [M]"},
+     "docs/ncu.md §7.2 warpgroupsize → wgmma [M]", R::kMain, true},
     {"xmma_mma", "^sm[0-9]+_xmma_.*_tensor[0-9]+x[0-9]+x[0-9]+", E::kTensorCore, "cuBLAS/cuDNN", T::kXmma,
      "docs/ncu.md §7.2 tensorMxNxK → mma.sync [M]"},
     {"xmma_ffma", "^sm[0-9]+_xmma_.*_ffma", E::kSimt, "cuBLAS/cuDNN", T::kXmma,

@@ -10,10 +10,10 @@ namespace {
 
 // ---- Architectures (docs/ncu.md §0, §9) -------------------------------------------------
 constexpr std::array<ArchInfo, kNumArchs> kArchs{{
-    {Arch::kHopper, "sm_90", "9.0", "gh100", "Hopper (H100/H200)", true},
-    {Arch::kAmpere, "sm_80", "8.0", "ga100", "Ampere (A100)", true},
-    {Arch::kAda, "sm_89", "8.9", "ad102", "Ada (L40S)", true},
-    {Arch::kOrin, "sm_87", "8.7", "ga10b", "Orin (Jetson AGX Orin)", false},
+    {Arch::kHopper, "sm_90", "9.0", "gh100", "Hopper (H100/H200)", true, "-gencode=arch=compute_90a,code=sm_90a"},
+    {Arch::kAmpere, "sm_80", "8.0", "ga100", "Ampere (A100)", true, "-arch=sm_80"},
+    {Arch::kAda, "sm_89", "8.9", "ad102", "Ada (L40S)", true, "-arch=sm_89"},
+    {Arch::kOrin, "sm_87", "8.7", "ga10b", "Orin (Jetson AGX Orin)", false, "-arch=sm_87"},
 }};
 
 // ---- ncu terms (names: docs/ncu.md §0.1, §0.2, §2) --------------------------------------
@@ -181,6 +181,13 @@ std::optional<Arch> arch_from_cc(std::string_view cc) {
   for (const auto& a : kArchs)
     if (a.cc == cc) return a.arch;
   return std::nullopt;
+}
+
+std::string nvcc_target_flag(std::string_view sm) {
+  for (const auto& a : kArchs) {
+    if (a.sm == sm) return std::string(a.nvcc_target);
+  }
+  return "-arch=" + std::string(sm);
 }
 
 std::optional<Arch> arch_from_name(std::string_view name) {

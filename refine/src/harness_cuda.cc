@@ -6,6 +6,7 @@
 #include "vxsynth/codegen/design_point.h"
 #include "vxsynth/codegen/emit.h"
 #include "vxsynth/common/file_io.h"
+#include "vxsynth/core/metrics.h"
 #include "vxsynth/refine/agent.h"
 
 namespace vxsynth::refine {
@@ -38,7 +39,7 @@ Compiled compile(const fs::path& dir, const fs::path& candidate_dir, const EvalR
   r.timeout_s = req.rules->build_timeout_s;
   // The flags of codegen::compile_cuda, plus the kept intermediate files.
   const ProcessResult p = req.rules->isolation->run(
-      {nvcc.string(), "-arch=" + arch, "-std=c++17", "-O2", "-Xcompiler", "-Wall", "-c",
+      {nvcc.string(), core::nvcc_target_flag(arch), "-std=c++17", "-O2", "-Xcompiler", "-Wall", "-c",
        abs(dir / codegen::kCudaFileName), "-o", abs(c.object), "--keep", "--keep-dir", abs(keep)},
       r);
   if (!p.ok()) {

@@ -157,7 +157,7 @@ class StandaloneProfiler : public CudaProfiler {
     if (!failure.empty()) return failure;
     fs::copy_file(object, cuda / kLauncherObject, fs::copy_options::overwrite_existing);
     const ProcessResult nv = req.rules->isolation->run(
-        {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-o", "vxs_standalone",
+        {tools_.nvcc->string(), core::nvcc_target_flag(core::arch_info(tools_.arch).sm), "-o", "vxs_standalone",
          kCandidateObject, kLauncherObject},
         cuda_step(dir, req, /*gpu=*/false, {}, req.rules->build_timeout_s));
     if (!nv.ok()) return fmt::format("nvcc (link): {}: {}", nv.status_text(), tail_lines(nv.output, 4));
@@ -181,7 +181,7 @@ class StandaloneProfiler : public CudaProfiler {
     r.work = ldir;
     r.timeout_s = req.rules->build_timeout_s;
     const ProcessResult nv = req.rules->isolation->run(
-        {tools_.nvcc->string(), "-arch=" + sm, "-std=c++17", "-O2", "-c", codegen::kStandaloneFileName, "-o",
+        {tools_.nvcc->string(), core::nvcc_target_flag(sm), "-std=c++17", "-O2", "-c", codegen::kStandaloneFileName, "-o",
          std::string(kLauncherObject) + ".part"},
         r);
     if (!nv.ok()) {

@@ -191,7 +191,7 @@ class WorkloadProfiler : public CudaProfiler {
   std::string build(const fs::path& dir, const EvalRequest& req) const {
     if (!tools_.nvcc) throw make_error("profile backend 'ncu': no nvcc ($NVCC or /usr/local/cuda/bin/nvcc)");
     const ProcessResult nv = req.rules->isolation->run(
-        {tools_.nvcc->string(), fmt::format("-arch={}", core::arch_info(tools_.arch).sm), "-std=c++17", "-O2",
+        {tools_.nvcc->string(), core::nvcc_target_flag(core::arch_info(tools_.arch).sm), "-std=c++17", "-O2",
          "-shared", "-Xcompiler", "-fPIC", "-o", "candidate.so", codegen::kCudaFileName},
         cuda_step(dir, req, /*gpu=*/false, {}, req.rules->build_timeout_s));
     if (!nv.ok()) return fmt::format("nvcc: {}: {}", nv.status_text(), tail_lines(nv.output, 4));

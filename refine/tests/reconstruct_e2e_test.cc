@@ -14,6 +14,7 @@
 #include "vxsynth/common/error.h"
 #include "vxsynth/common/file_io.h"
 #include "vxsynth/core/bundle.h"
+#include "vxsynth/core/metrics.h"
 #include "vxsynth/core/ncu_import.h"
 #include "vxsynth/core/torch_trace.h"
 #include "vxsynth/refine/backends.h"
@@ -153,7 +154,7 @@ TEST(RealKernel, NcuStandaloneHarnessAgreesWithTheCandidateOfEveryFamily) {
       write_file_atomic(dir / "cuda" / "vxs_standalone.cu", harness);
       write_file_atomic(dir / "cuda" / "one_tu.cu", "#include \"candidate.cu\"\n#include \"vxs_standalone.cu\"\n");
       const ProcessResult r = run_process(
-          {nvcc.string(), "-arch=" + arch, "-std=c++17", "-O2", "-c", "one_tu.cu", "-o", "one_tu.o"},
+          {nvcc.string(), core::nvcc_target_flag(arch), "-std=c++17", "-O2", "-c", "one_tu.cu", "-o", "one_tu.o"},
           {300, dir / "cuda"});
       EXPECT_TRUE(r.ok()) << design.dump() << "\n" << r.output;
       fs::remove_all(dir);

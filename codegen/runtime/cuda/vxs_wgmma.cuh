@@ -1,8 +1,8 @@
 // vxs_wgmma.cuh: warpgroup MMA (wgmma.mma_async, sm_90a) for 16-bit operands staged in shared
 // memory: matrix descriptors of canonical no-swizzle K-major tiles, the fences and group waits, and
 // one m64nNk16 multiply-accumulate per N of 64, 128 and 256 with fp32 accumulators in registers.
-// Used by bench/tc/wgmma_probe.cu; the planned warpgroup lowering of the tensor-core strategy
-// (docs/codegen.md "Warpgroup MMA probe") is meant to ship it with its candidates.
+// Shipped with every CUDA candidate of a warpgroup shape (docs/codegen.md "Warpgroup MMA") and used
+// by bench/tc/wgmma_probe.cu.
 //
 // Facts (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions"):
 // - a warpgroup is 4 consecutive warps (128 threads) whose first warp's index is a multiple of 4;

@@ -82,8 +82,44 @@ enum class KRange : uint8_t {
   kSpecialized,  ///< M, N, K are compile-time constants of the profiled shape
   kGeneric,      ///< shape passed at run time
 };
-/// CUDA tensor-core fragment shape (axis tensor_core). Vortex's shape is fixed by its warp width.
-enum class FragShape : uint8_t { kM16N16K8, kM16N16K16, kM32N8K16, kM8N32K16 };
+/// CUDA tensor-core instruction shape (axis tensor_core). Vortex's shape is fixed by its warp width.
+enum class FragShape : uint8_t { kM16N16K8, kM16N16K16, kM32N8K16, kM8N32K16, kM64N64K16, kM64N128K16, kM64N256K16 };
+
+/// One row of the fragment-shape table: the extents of one tensor-core operation and who issues it.
+struct FragShapeInfo {
+  FragShape id;
+  std::string_view key;     ///< design-point JSON `tensor_core.shape`
+  uint32_t m, n, k;         ///< extents of one operation
+  /// Threads that issue one operation together: 32, a warp's `wmma::mma_sync` on register
+  /// fragments; 128, a warpgroup's `wgmma.mma_async` reading both operands from shared memory
+  /// (sm_90a; docs/codegen.md "Warpgroup MMA").
+  uint32_t owner_threads;
+};
+
+/// THE fragment-shape table, in FragShape order. WMMA shapes: CUDA C++ Programming Guide, "Warp
+/// Matrix Functions" (tf32 only m16n16k8; bf16/fp16 m16n16k16, m32n8k16, m8n32k16). Warpgroup
+/// shapes: PTX ISA, wgmma.mma_async with .bf16/.f16 inputs is m64nNk16 for N a multiple of 8 up to
+/// 256; the table keeps the N of the fixed header's forms (codegen/runtime/cuda/vxs_wgmma.cuh).
+inline constexpr std::array<FragShapeInfo, 7> kFragShapeTable{{
+    {FragShape::kM16N16K8, "m16n16k8", 16, 16, 8, 32},
+    {FragShape::kM16N16K16, "m16n16k16", 16, 16, 16, 32},
+    {FragShape::kM32N8K16, "m32n8k16", 32, 8, 16, 32},
+    {FragShape::kM8N32K16, "m8n32k16", 8, 32, 16, 32},
+    {FragShape::kM64N64K16, "m64n64k16", 64, 64, 16, 128},
+    {FragShape::kM64N128K16, "m64n128k16", 64, 128, 16, 128},
+    {FragShape::kM64N256K16, "m64n256k16", 64, 256, 16, 128},
+}};
+
+/// Most fp32 accumulators per thread of a warpgroup point: m64n256k16's 128, which at the π0
+/// reference's 384 threads per block leaves 40 of a thread's 168 registers (65,536 per SM / 384,
+/// allocated in units of 8) for addresses and loop state; bench/tc/wgmma_probe.cu compiles with
+/// 113–162 registers and no spills at this count (ptxas -v).
+inline constexpr uint32_t kWarpgroupMaxAccumulators = 128;
+
+/// Row of `s`.
+[[nodiscard]] const FragShapeInfo& frag_shape_info(FragShape s);
+/// The shape is a warpgroup's wgmma (owner_threads 128).
+[[nodiscard]] inline bool warpgroup_mma(FragShape s) { return frag_shape_info(s).owner_threads > 32; }
 
 /// How the CUDA candidate expresses a design point (docs/codegen.md "CUDA translations"). Not an
 /// axis: a refinement order renders every revision with one translation (refine/order.h).
@@ -224,8 +260,10 @@ using PointStepFn = bool (*)(DesignPoint& p, bool forward);
 /// pad like the reference (its measured tensor work picks the orientation of the kernel name's tile
 /// and orders the candidate tiles: codegen/seed.h). Version 6: tensor-core seeds stage the Vortex
 /// operand tiles in K steps that fit the core's local memory (`VortexTarget::k_steps`,
-/// vortex_stage_k), so tiles larger than 16 KiB holds at BK are valid on both sides.
-inline constexpr int kDesignSpaceVersion = 6;
+/// vortex_stage_k), so tiles larger than 16 KiB holds at BK are valid on both sides. Version 7: the
+/// tensor_core axis's warpgroup shapes (m64nNk16, FragShapeInfo::owner_threads 128) with their
+/// N step, and warpgroup seeds where the reference computes with wgmma (codegen/seed.h).
+inline constexpr int kDesignSpaceVersion = 7;
 /// Key of the design-space version in a revision's `tool_versions`.
 inline constexpr const char* kDesignSpaceVersionKey = "vxsynth-design-space";
 
@@ -305,7 +343,7 @@ using GemmView = core::GemmView;
 /// vector); else 1. Convolution inputs are gathered (im2col): 1. SIMT paths and Vortex: 1, 1.
 [[nodiscard]] std::array<uint32_t, 2> cuda_fill_vectors(const DesignPoint& p);
 
-/// Fragment dimensions (m, n, k) of a CUDA shape.
+/// Fragment dimensions (m, n, k) of a CUDA shape (its kFragShapeTable row).
 [[nodiscard]] std::array<uint32_t, 3> frag_dims(FragShape s);
 /// Vortex TCU tile (M, N, K in input elements) for warp width `threads` and 16-bit inputs
 /// (docs/vortex.md §7.1: tile_cap = NT·8, M×N a split of log2(tile_cap) with M ≥ N,
@@ -330,7 +368,7 @@ using GemmView = core::GemmView;
 [[nodiscard]] uint32_t vortex_stage_k(const DesignPoint& p);
 /// CUDA tensor-core paths: elements of padding after each shared-memory operand row (16 bytes:
 /// 8 bf16 or 4 fp32), so that the rows of a fragment start in different banks
-/// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths.
+/// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths and warpgroup points (canonical tiles).
 [[nodiscard]] uint32_t cuda_tc_row_pad(const DesignPoint& p);
 /// CUDA tensor-core paths: shared-memory stages of the operand tiles. With prefetch as many as
 /// the 48 KiB of static shared memory hold, up to 4 (the next stages' asynchronous copies run while

@@ -63,7 +63,7 @@ inline constexpr const char* kCudaFileName = "candidate.cu";
 /// naive double-precision kernel of the op's definition, compares every element under the path's
 /// source-output tolerance (NaN/Inf, all-zero and constant outputs fail) and prints one line
 /// `RESULT <name> path=… elements=… max_abs=… max_rel=… failed=… non_finite=… PASS|FAIL`. Write it
-/// next to emit_cuda's files; build: `nvcc -arch=sm_90 -O2 -o driver driver.cu`.
+/// next to emit_cuda's files; build: `nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -o driver driver.cu` (core::nvcc_target_flag).
 [[nodiscard]] Candidate emit_cuda_driver(const DesignPoint& p, const std::string& name, uint64_t seed);
 
 /// Vortex candidate for `p` (validated first). Files: kernel.cpp, main.cpp, common.h, Makefile.

@@ -30,6 +30,10 @@ namespace vxsynth::codegen {
 ///   From design space 5 the padding they are ordered by is the reference's: where its tensor work
 ///   was measured, the padding term is the distance of a tile's padded M·N to the reference's (its
 ///   tensor operations over 2·batch·K), weighed with the other terms as before.
+/// - tensor_core (design space 7 on): where the reference's name rule computes with warpgroup MMA
+///   and M covers the block's warpgroups (64 rows each), a warpgroup shape m64nNk16 with the tile
+///   of least padding and most accumulators per thread, if one is valid (a BF16 linear with 16-byte
+///   fills); else the WMMA seed above (docs/codegen.md "Warpgroup MMA").
 /// - split_k: the launch fit's CTAs per tile along K; else, for a main kernel launched with at
 ///   least twice the seed's CTAs, the reference's grid as the target (each slice ≥ 2 K stages).
 /// - seed_origin: for tile, split_k (and prefetch on tensor-core paths) where the value came from.
@@ -54,6 +58,7 @@ namespace vxsynth::codegen {
 struct ReferenceLaunch {
   int64_t ctas = 0;       ///< CTAs of the launch; 0 when unknown or a helper's
   double tensor_ops = 0;  ///< tensor operations it executed (core::ReferenceContext::tensor_ops); 0 = unknown
+  bool warpgroup_mma = false;  ///< its kernel-name rule computes with wgmma (core::KernelNameRule)
 };
 
 /// Seed from already extracted fixed properties (same rules).

@@ -27,7 +27,7 @@ struct NvccResult {
   double wall_seconds = 0.0;
 };
 
-/// Compiles `cu` to an object file with `nvcc -arch=<arch> -std=c++17 -O2 -c` (compile-only;
+/// Compiles `cu` to an object file with `nvcc <core::nvcc_target_flag(arch)> -std=c++17 -O2 -c` (compile-only;
 /// no GPU needed). `extra` flags are appended (e.g. "-DVXS_TORCH_EXTENSION" plus torch includes).
 /// Throws vxsynth::Error when nvcc is absent (callers check find_nvcc first).
 [[nodiscard]] NvccResult compile_cuda(const std::filesystem::path& cu, const std::filesystem::path& object,

@@ -52,6 +52,9 @@ struct KernelNameRule {
   TileSyntax tile;
   std::string_view source;   ///< where the fact comes from (doc section, evidence tag)
   KernelRole role = KernelRole::kMain;
+  /// The family computes with Hopper's warpgroup MMA (wgmma.mma_async): what a warpgroup seed of
+  /// design space 7 follows (codegen/seed.h).
+  bool warpgroup_mma = false;
 };
 
 /// The rules, first match wins (more specific rows first).

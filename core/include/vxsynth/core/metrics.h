@@ -34,6 +34,10 @@ struct ArchInfo {
   std::string_view chip;      ///< ncu --chip name: "gh100"
   std::string_view name;      ///< "Hopper (H100/H200)"
   bool has_dram_counters;     ///< false on Orin: no dram__* metrics (docs/ncu.md §0.2)
+  /// nvcc's target for candidates: Hopper's arch-specific sm_90a, whose warpgroup MMA (wgmma)
+  /// plain sm_90 lacks (PTX ISA, "Target ISA notes"; nvcc 13's `-arch=sm_90a` also embeds
+  /// compute_90 PTX, which ptxas rejects for wgmma, so the target is spelled as -gencode).
+  std::string_view nvcc_target;
 };
 
 /// The architecture table (docs/ncu.md §0, §9).
@@ -41,6 +45,9 @@ struct ArchInfo {
 [[nodiscard]] const ArchInfo& arch_info(Arch arch);
 /// Architecture for a CC string ("9.0", "8.0", "8.9", "8.7"); nullopt for any other.
 [[nodiscard]] std::optional<Arch> arch_from_cc(std::string_view cc);
+/// nvcc's target flag for `sm` ("sm_90": "-gencode=arch=compute_90a,code=sm_90a"); "-arch=<sm>" for
+/// an architecture the table does not know.
+[[nodiscard]] std::string nvcc_target_flag(std::string_view sm);
 /// Architecture for "sm_90"/"sm90"/"gh100"/"hopper" (case-insensitive); nullopt if unknown.
 [[nodiscard]] std::optional<Arch> arch_from_name(std::string_view name);
 
