@@ -302,8 +302,10 @@ void tensor_core_warpgroup(const DesignPoint& p, Reasons& out) {
   const uint32_t groups = p.fixed.block_size / 128, f_n = frag_shape_info(s).n;
   if (groups > 0 && t.m % 64 == 0 && t.n % f_n == 0) {
     const uint32_t acc = (t.m / 64) * (t.n / f_n) / groups * (f_n / 2);
-    if (acc > kWarpgroupMaxAccumulators)
-      out.push_back(fmt::format("{}: {} fp32 accumulators per thread exceed {}", key, acc, kWarpgroupMaxAccumulators));
+    const uint32_t most = warpgroup_max_accumulators(p.fixed.block_size);
+    if (acc > most)
+      out.push_back(fmt::format("{}: {} fp32 accumulators per thread exceed the {} that {} threads per block leave "
+                                "beside addresses and loop state", key, acc, most, p.fixed.block_size));
   }
 }
 // A fragment `f` (m, n, k) issued by `owner` threads must divide the tile and split evenly over the

@@ -50,6 +50,11 @@ GemmView gemm_view(const check::OpSpec& op) { return op.is_conv() ? core::gemm_v
 
 const FragShapeInfo& frag_shape_info(FragShape s) { return kFragShapeTable[static_cast<size_t>(s)]; }
 
+uint32_t warpgroup_max_accumulators(uint32_t block_size) {
+  const uint32_t per_thread = std::min(255u, 65536u / std::max(1u, block_size) / 8 * 8);
+  return per_thread <= kWarpgroupOtherRegisters ? 0 : std::min(kWarpgroupMaxAccumulators, per_thread - kWarpgroupOtherRegisters);
+}
+
 std::array<uint32_t, 3> frag_dims(FragShape s) {
   const FragShapeInfo& r = frag_shape_info(s);
   return {r.m, r.n, r.k};

@@ -247,9 +247,9 @@ void emit_wgmma_accumulators(CodeWriter& w) {
   w.open("for (int j = 0; j < WTN; ++j)");
   w.line("#pragma unroll");
   w.line("for (int e = 0; e < FN / 2; ++e) acc[i][j][e] = 0.0f;");
-  w.line("vxs_wgmma_fence_operand(acc[i][j]);  // the zeros stay before the first wgmma.fence");
   w.close();
   w.close();
+  w.line("vxs_wgmma_fence_operand(acc);  // the zeros stay before the first wgmma.fence");
 }
 
 void emit_tc_accumulators(CodeWriter& w, const Plan& pl) {
@@ -289,6 +289,7 @@ void emit_fragments(CodeWriter& w, const Plan& pl) {
 /// both operands read from shared memory through descriptors; the group is waited for before the
 /// next stage's barrier frees these buffers for the copies.
 void emit_wgmma_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
+  w.line("vxs_wgmma_fence_operand(acc);  // the compiler keeps accumulator accesses on their side of the fence");
   w.line("vxs_wgmma_fence();  // accumulator accesses so far before this stage's wgmma");
   w.line("#pragma unroll");
   w.open("for (int kk = 0; kk < BK; kk += FK)");
@@ -304,6 +305,7 @@ void emit_wgmma_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
   w.close();
   w.line("vxs_wgmma_commit();");
   w.line("vxs_wgmma_wait<0>();  // done with stage {}: its buffers may be refilled after the next barrier", s);
+  w.line("vxs_wgmma_fence_operand(acc);  // accumulators read or written after the wait stay after it");
 }
 
 void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
@@ -463,7 +465,6 @@ void emit_wgmma_epilogue(CodeWriter& w, const Plan& pl) {
   w.open("for (int i = 0; i < WTM; ++i)");
   w.line("#pragma unroll");
   w.open("for (int j = 0; j < WTN; ++j)");
-  w.line("vxs_wgmma_fence_operand(acc[i][j]);  // read after the last wgmma wait");
   w.line("#pragma unroll");
   w.open("for (int e = 0; e < FN / 2; ++e)");
   w.line("const int m = m0 + (wm * WTM + i) * FM + vxs_wgmma_row(lane, e);");

@@ -134,7 +134,7 @@ std::optional<DesignPoint> warpgroup_seed(const DesignPoint& base, const GemmVie
           const double padding = std::abs(
               std::log2(static_cast<double>(tiles_m * bm) * static_cast<double>(tiles_n * bn) / padded_mn));
           const double acc = static_cast<double>((bm / 64) * (bn / fn) / groups * (fn / 2));
-          const double score = 2.0 * padding + std::log2(kWarpgroupMaxAccumulators / acc);
+          const double score = 2.0 * padding + std::log2(warpgroup_max_accumulators(base.fixed.block_size) / acc);
           if (!best || score < best_score) best = q, best_score = score;
           break;  // the first valid BK of this tile
         }

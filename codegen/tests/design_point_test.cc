@@ -224,7 +224,16 @@ TEST(Validation, WarpgroupShapesNeedWhatTheLoweringReads) {
   q.fixed.block_size = 128;
   q.vortex.warps = 8;
   q.axes.tile = {128, 256, 64};
-  expect_rejected(q, "m64n256k16: 256 fp32 accumulators per thread exceed 128");
+  expect_rejected(q, "m64n256k16: 256 fp32 accumulators per thread exceed the 128 that 128 threads per block leave");
+  // At 512 threads (128 registers a thread) 128 accumulators do not fit beside the addresses.
+  q = p;
+  q.fixed.block_size = 512;
+  q.vortex.warps = 32;
+  q.axes.tile = {256, 256, 64};
+  expect_rejected(q, "m64n256k16: 128 fp32 accumulators per thread exceed the 88 that 512 threads per block leave");
+  EXPECT_EQ(warpgroup_max_accumulators(384), 128u);
+  EXPECT_EQ(warpgroup_max_accumulators(512), 88u);
+  EXPECT_EQ(warpgroup_max_accumulators(1024), 24u);
   q = p;
   q.tc_schedule = TcSchedule::kTileEpilogue;
   q.cuda_stages = 0;

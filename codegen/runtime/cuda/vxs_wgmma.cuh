@@ -65,6 +65,14 @@ static __device__ __forceinline__ void vxs_wgmma_fence_operand(float (&d)[N]) {
 #pragma unroll
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
+/// The same for every accumulator array of a warpgroup's I x J operations.
+template <int I, int J, int N>
+static __device__ __forceinline__ void vxs_wgmma_fence_operand(float (&d)[I][J][N]) {
+#pragma unroll
+  for (int i = 0; i < I; ++i)
+#pragma unroll
+    for (int j = 0; j < J; ++j) vxs_wgmma_fence_operand(d[i][j]);
+}
 /// Closes the group of wgmma operations issued since the last commit.
 static __device__ __forceinline__ void vxs_wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");

@@ -110,11 +110,18 @@ inline constexpr std::array<FragShapeInfo, 7> kFragShapeTable{{
     {FragShape::kM64N256K16, "m64n256k16", 64, 256, 16, 128},
 }};
 
-/// Most fp32 accumulators per thread of a warpgroup point: m64n256k16's 128, which at the π0
-/// reference's 384 threads per block leaves 40 of a thread's 168 registers (65,536 per SM / 384,
-/// allocated in units of 8) for addresses and loop state; bench/tc/wgmma_probe.cu compiles with
-/// 113–162 registers and no spills at this count (ptxas -v).
+/// Most fp32 accumulators per thread of a warpgroup point at any block size: m64n256k16's 128.
 inline constexpr uint32_t kWarpgroupMaxAccumulators = 128;
+/// Registers a warpgroup thread keeps for addresses, descriptors and loop state beside its
+/// accumulators: at the π0 reference's 384 threads a thread has 168 registers (65,536 per SM / 384,
+/// allocated in units of 8) and bench/tc/wgmma_probe.cu and the generated π0 k2 seed compile with
+/// 128 accumulators in 162–166 registers without spills (ptxas -v); at 512 threads (128 registers)
+/// 128 accumulators do not compile (ptxas C7602) and 4 x 32 serialise the wgmma (C7511).
+inline constexpr uint32_t kWarpgroupOtherRegisters = 40;
+/// Most fp32 accumulators per thread of a warpgroup point at `block_size` threads: the registers
+/// __launch_bounds__(block_size) leaves a thread (65,536 / block_size in units of 8, at most 255)
+/// less kWarpgroupOtherRegisters, at most kWarpgroupMaxAccumulators.
+[[nodiscard]] uint32_t warpgroup_max_accumulators(uint32_t block_size);
 
 /// Row of `s`.
 [[nodiscard]] const FragShapeInfo& frag_shape_info(FragShape s);
