@@ -13,8 +13,8 @@
 //     through the generator itself. A SPEC that does not validate is reported and skipped.
 //     --vortex-lmem BYTES gives the listed points a Vortex target with that much local memory per
 //     core (2^LMEM_LOG_SIZE, 4096..65536; Vortex's default is 16384, LMEM_LOG_SIZE 14).
-//   vxsynth_gpu_pack OUT_DIR --test-points
-//     the small test points of codegen/tests/test_points.h, each with fresh inputs in <name>/data/,
+//   vxsynth_gpu_pack OUT_DIR --test-points [--match SUBSTRING]
+//     the small test points of codegen/tests/test_points.h (with --match those whose name contains it), each with fresh inputs in <name>/data/,
 //     and run_all.sh running `driver -d data` (writes data/out.bin) for the CUDA <-> Vortex
 //     candidate check (vxsynth_gpu_compare).
 // Each point goes to OUT_DIR/<name>/{candidate.cu,driver.cu,point.json,reference.txt}, with
@@ -50,6 +50,7 @@ struct Options {
   fs::path out;
   std::vector<fs::path> captures;
   bool test_points = false;
+  std::string match;                // --match: only the test points whose name contains it
   std::string kernel;               // --kernel: only this kernel id
   std::vector<std::string> points;  // --points: its design points
   uint32_t vortex_lmem = 0;         // --vortex-lmem: the points' Vortex local memory per core (0: the seed's)
@@ -75,6 +76,8 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--test-points") {
       o.test_points = true;
+    } else if (a == "--match") {
+      o.match = value();
     } else if (a == "--kernel") {
       o.kernel = value();
     } else if (a == "--points") {
@@ -96,6 +99,7 @@ Options parse(int argc, char** argv) {
   }
   if (o.points.empty() != o.kernel.empty()) throw make_error("--kernel and --points go together");
   if (o.vortex_lmem != 0 && o.points.empty()) throw make_error("--vortex-lmem applies to --points");
+  if (!o.match.empty() && !o.test_points) throw make_error("--match applies to --test-points");
   if (o.test_points && (!o.captures.empty() || !o.kernel.empty()))
     throw make_error("--test-points packs the built-in test points: no capture directory, --kernel or --points");
   return o;
@@ -219,9 +223,10 @@ void write_run_all(const fs::path& out, const std::string& driver_args) {
                   fs::perm_options::add);
 }
 
-int pack_test_points(const fs::path& out) {
+int pack_test_points(const fs::path& out, const std::string& match) {
   int n = 0;
   for (const auto& c : codegen::testing_points::all_cases()) {
+    if (c.name.find(match) == std::string::npos) continue;
     const fs::path d = out / c.name;
     codegen::write_candidate(d, codegen::emit_cuda(c.point));
     codegen::write_candidate(d, codegen::emit_cuda_driver(c.point, c.name, 0x5eed + static_cast<uint64_t>(n)));
@@ -230,6 +235,7 @@ int pack_test_points(const fs::path& out) {
                         c.point.fixed.path);
     ++n;
   }
+  if (n == 0) throw make_error("no test point's name contains '{}'", match);
   write_run_all(out, " -d data");
   return n;
 }
@@ -285,12 +291,12 @@ int pack_captures(const Options& o) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...] [--kernel ID --points BMxBNxBK[/sSTAGES][/kSPLIT],...]\n"
-                 "       vxsynth_gpu_pack OUT_DIR --test-points\n";
+                 "       vxsynth_gpu_pack OUT_DIR --test-points [--match SUBSTRING]\n";
     return 2;
   }
   try {
     const Options o = parse(argc, argv);
-    const int n = o.test_points ? pack_test_points(o.out) : pack_captures(o);
+    const int n = o.test_points ? pack_test_points(o.out, o.match) : pack_captures(o);
     std::cout << n << (o.test_points ? " test point" : " point") << (n == 1 ? "" : "s") << " written to " << o.out << "\n";
   } catch (const std::exception& e) {
     std::cerr << "vxsynth_gpu_pack: " << e.what() << "\n";
