@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
       if (fs::exists(e.path() / "data/cuda_out.bin")) dirs.push_back(e.path());
     }
     std::sort(dirs.begin(), dirs.end());
+    if (dirs.empty())
+      throw make_error("{}: no point directory holds data/cuda_out.bin (run the pack's drivers with -d data on the "
+                       "GPU and rename each data/out.bin to data/cuda_out.bin first)", argv[1]);
     for (const auto& d : dirs) {
       const auto p = codegen::design_point_from_json(nlohmann::json::parse(read_file(d / "point.json")));
       codegen::write_candidate(d / "vortex", codegen::emit_vortex(p));
@@ -54,7 +57,8 @@ int main(int argc, char** argv) {
       if (!rep.passed) ++failed;
       std::cout << "COMPARE " << d.filename().string() << " " << rep.summary() << "\n";
     }
-  } catch (const Error& e) {
+    std::cout << dirs.size() - static_cast<size_t>(failed) << " of " << dirs.size() << " points pass\n";
+  } catch (const std::exception& e) {
     std::cerr << "vxsynth_gpu_compare: " << e.what() << "\n";
     return 1;
   }

@@ -8,8 +8,9 @@
 //     strided + clamped edges; v2: split-K 2 with prefetch; v3: split-K 4; v4: prefetch off) where
 //     they validate and differ from the seed.
 //   vxsynth_gpu_pack OUT_DIR CAPTURE_DIR --kernel ID --points SPEC[,SPEC...]
-//     one kernel's seed and the design points SPEC names, each BMxBNxBK[/sSTAGES][/kSPLIT] (the
-//     seed's other axes kept; STAGES = the CUDA stages asked, DesignPoint::cuda_stages): a tile sweep
+//     one kernel's seed and the design points SPEC names, each BMxBNxBK[/sSTAGES][/kSPLIT][/fSHAPE]
+//     (the seed's other axes kept; STAGES = the CUDA stages asked, DesignPoint::cuda_stages; SHAPE a
+//     tensor_core shape such as m16n16k16 or m64n128k16): a tile sweep
 //     through the generator itself. A SPEC that does not validate is reported and skipped.
 //     --vortex-lmem BYTES gives the listed points a Vortex target with that much local memory per
 //     core (2^LMEM_LOG_SIZE, 4096..65536; Vortex's default is 16384, LMEM_LOG_SIZE 14).
@@ -18,7 +19,8 @@
 //     and run_all.sh running `driver -d data` (writes data/out.bin) for the CUDA <-> Vortex
 //     candidate check (vxsynth_gpu_compare).
 // Each point goes to OUT_DIR/<name>/{candidate.cu,driver.cu,point.json,reference.txt}, with
-// OUT_DIR/run_all.sh, which builds each driver with nvcc for sm_90 and prints one RESULT line per
+// OUT_DIR/run_all.sh, which builds each driver with nvcc for the target in OUT_DIR/nvcc_target
+// (core::nvcc_target_flag: Hopper's sm_90a) and prints one RESULT line per
 // point (source-output check vs a float64 reference on the GPU and the time of ten launches).
 #include <algorithm>
 #include <bit>
@@ -106,7 +108,18 @@ Options parse(int argc, char** argv) {
 }
 
 
-/// `seed` with the tile, CUDA stages and split-K of SPEC = BMxBNxBK[/sSTAGES][/kSPLIT].
+/// The tensor-core shape whose key (kFragShapeTable) is `key`, e.g. "m64n128k16".
+codegen::FragShape shape_of(std::string_view key, const std::string& spec) {
+  std::string keys;
+  for (const auto& r : codegen::kFragShapeTable) {
+    if (r.key == key) return r.id;
+    keys += fmt::format("{}{}", keys.empty() ? "" : ", ", r.key);
+  }
+  throw make_error("--points {}: unknown tensor-core shape '{}' (one of {})", spec, key, keys);
+}
+
+/// `seed` with the tile, CUDA stages, split-K and tensor-core shape of
+/// SPEC = BMxBNxBK[/sSTAGES][/kSPLIT][/fSHAPE].
 codegen::DesignPoint point_of(const codegen::DesignPoint& seed, const std::string& spec) {
   codegen::DesignPoint p = seed;
   std::vector<std::string_view> parts;
@@ -118,7 +131,7 @@ codegen::DesignPoint point_of(const codegen::DesignPoint& seed, const std::strin
   const std::string_view tile = parts[0];
   const std::size_t x1 = tile.find('x'), x2 = tile.find('x', x1 == std::string_view::npos ? x1 : x1 + 1);
   if (x1 == std::string_view::npos || x2 == std::string_view::npos)
-    throw make_error("--points {}: expected BMxBNxBK[/sSTAGES][/kSPLIT]", spec);
+    throw make_error("--points {}: expected BMxBNxBK[/sSTAGES][/kSPLIT][/fSHAPE]", spec);
   const std::string where = "--points " + spec;
   p.axes.tile = {number(tile.substr(0, x1), where), number(tile.substr(x1 + 1, x2 - x1 - 1), where),
                  number(tile.substr(x2 + 1), where)};
@@ -130,8 +143,10 @@ codegen::DesignPoint point_of(const codegen::DesignPoint& seed, const std::strin
       p.cuda_stages = number(parts[i].substr(1), where);
     } else if (parts[i].starts_with('k')) {
       p.axes.split_k = number(parts[i].substr(1), where);
+    } else if (parts[i].starts_with('f')) {
+      p.axes.tensor_core.shape = shape_of(parts[i].substr(1), spec);
     } else {
-      throw make_error("--points {}: '{}' is neither sSTAGES nor kSPLIT", spec, parts[i]);
+      throw make_error("--points {}: '{}' is none of sSTAGES, kSPLIT, fSHAPE", spec, parts[i]);
     }
   }
   p.axes.k_range = seed.axes.k_range;
@@ -165,6 +180,9 @@ Points listed_points(const codegen::DesignPoint& seed, const Options& o) {
     if (o.vortex_lmem != 0) p.vortex.local_mem_bytes = o.vortex_lmem;
     if (const std::string e = codegen::validation_errors(p); !e.empty()) {
       std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": " << e << (e.ends_with('\n') ? "" : "\n");
+      if (e.find("CUDA fragment") != std::string::npos)
+        std::cerr << "  (the point keeps the seed's tensor-core shape " << codegen::to_string(seed.axes.tensor_core.shape)
+                  << "; /fSHAPE, e.g. /fm16n16k16, picks another)\n";
       continue;
     }
     std::string tag = spec;
@@ -288,14 +306,22 @@ int pack_captures(const Options& o) {
 
 }  // namespace
 
+/// Refuses an OUT_DIR that exists and is not empty: a pack never overwrites a user's files, and
+/// run_all.sh would run the drivers of an earlier pack left there too.
+void require_fresh(const fs::path& out) {
+  if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+    throw make_error("{}: exists and is not an empty directory (a pack is written to a new one)", out.string());
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...] [--kernel ID --points BMxBNxBK[/sSTAGES][/kSPLIT],...]\n"
+    std::cerr << "usage: vxsynth_gpu_pack OUT_DIR [CAPTURE_DIR...] [--kernel ID --points BMxBNxBK[/sSTAGES][/kSPLIT][/fSHAPE],...]\n"
                  "       vxsynth_gpu_pack OUT_DIR --test-points [--match SUBSTRING]\n";
     return 2;
   }
   try {
     const Options o = parse(argc, argv);
+    require_fresh(o.out);
     const int n = o.test_points ? pack_test_points(o.out, o.match) : pack_captures(o);
     std::cout << n << (o.test_points ? " test point" : " point") << (n == 1 ? "" : "s") << " written to " << o.out << "\n";
   } catch (const std::exception& e) {

@@ -24,6 +24,12 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+// The device pass of any other target (sm_90, or the compute_90 PTX that nvcc 13's -arch=sm_90a adds)
+// would otherwise stop at ptxas with "not supported on .target 'sm_90'".
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "vxs_wgmma.cuh: warpgroup MMA needs the arch-specific target sm_90a: nvcc -gencode=arch=compute_90a,code=sm_90a"
+#endif
+
 /// 16-bit elements in one core matrix (8 rows x 16 bytes).
 #define VXS_CORE_ELEMS 64
 
