@@ -74,10 +74,10 @@ int run(const Options& o) {
                 << "\n";
     } else {
       for (const json& r : rows)
-        std::cout << fmt::format("{:<22} {:<11} {:<13} {:<9} {:<13} {}\n", r["id"].get<std::string>(),
+        std::cout << fmt::format("{:<22} {:<11} {:<13} {:<9} {:<13} {:<5} {}\n", r["id"].get<std::string>(),
                                  r["engine"].get<std::string>(), r["role"].get<std::string>(),
                                  r["tile_syntax"].get<std::string>(), r["library"].get<std::string>(),
-                                 r["pattern"].get<std::string>());
+                                 r["warpgroup_mma"].get<bool>() ? "wgmma" : "-", r["pattern"].get<std::string>());
     }
     return 0;
   }

@@ -172,6 +172,14 @@ Points default_variants(const codegen::DesignPoint& seed) {
   return pts;
 }
 
+/// The JSON of `p` with the CUDA stages it gets (cuda_tc_stages) instead of those asked: two points
+/// that differ only in stages shared memory cannot hold build the same candidate.
+nlohmann::json as_built(const codegen::DesignPoint& p) {
+  nlohmann::json j = codegen::to_json(p);
+  if (p.axes.tensor_core.enabled) j["cuda_stages"] = codegen::cuda_tc_stages(p);
+  return j;
+}
+
 /// The seed and the --points of one kernel; invalid ones are reported on stderr and skipped.
 Points listed_points(const codegen::DesignPoint& seed, const Options& o) {
   Points pts{{"seed", seed}};
@@ -188,7 +196,7 @@ Points listed_points(const codegen::DesignPoint& seed, const Options& o) {
     std::string tag = spec;
     std::replace(tag.begin(), tag.end(), '/', '_');
     const bool again = std::any_of(pts.begin(), pts.end(), [&](const auto& q) {
-      return q.first == tag || codegen::to_json(q.second) == codegen::to_json(p);
+      return q.first == tag || as_built(q.second) == as_built(p);
     });
     if (again) {
       std::cerr << "vxsynth_gpu_pack: skipped " << spec << ": the same design point as one already listed (or the seed)\n";
