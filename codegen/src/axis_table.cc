@@ -285,9 +285,9 @@ void tensor_core_warpgroup(const DesignPoint& p, Reasons& out) {
   if (p.fixed.op.family != check::OpFamily::kLinear)
     out.push_back(fmt::format("{} reads both operands K-major; {}'s B is N-contiguous (only linear's weight is "
                               "K-contiguous)", key, check::to_string(p.fixed.op.family)));
-  if (p.fixed.block_size % 128 != 0)
-    out.push_back(fmt::format("{} is issued by warpgroups of 128 threads; block size {} is not a multiple",
-                              key, p.fixed.block_size));
+  if (p.fixed.block_size % kCudaWarpgroup != 0)
+    out.push_back(fmt::format("{} is issued by warpgroups of {} threads; block size {} is not a multiple",
+                              key, kCudaWarpgroup, p.fixed.block_size));
   const check::PrecisionPath path = cuda_path(p);
   if (path != check::PrecisionPath::kBf16 && path != check::PrecisionPath::kTf32Fp16) return;  // tensor_core_shape says why
   if (p.axes.lane_map != LaneMap::kContiguous || cuda_fill_vectors(p) != std::array<uint32_t, 2>{8, 8})
@@ -298,15 +298,10 @@ void tensor_core_warpgroup(const DesignPoint& p, Reasons& out) {
   else if (cuda_tc_stages(p) < 2)
     out.push_back(fmt::format("{} needs at least two cp.async shared stages (prefetch on, the native translation, "
                               "two stages within 227 KiB)", key));
-  const auto& t = p.axes.tile;
-  const uint32_t groups = p.fixed.block_size / 128, f_n = frag_shape_info(s).n;
-  if (groups > 0 && t.m % 64 == 0 && t.n % f_n == 0) {
-    const uint32_t acc = (t.m / 64) * (t.n / f_n) / groups * (f_n / 2);
-    const uint32_t most = warpgroup_max_accumulators(p.fixed.block_size);
-    if (acc > most)
-      out.push_back(fmt::format("{}: {} fp32 accumulators per thread exceed the {} that {} threads per block leave "
-                                "beside addresses and loop state", key, acc, most, p.fixed.block_size));
-  }
+  const uint32_t acc = warpgroup_accumulators(p), most = warpgroup_max_accumulators(p.fixed.block_size);
+  if (acc > most)
+    out.push_back(fmt::format("{}: {} fp32 accumulators per thread exceed the {} that {} threads per block leave "
+                              "beside addresses and loop state", key, acc, most, p.fixed.block_size));
 }
 // A fragment `f` (m, n, k) issued by `owner` threads must divide the tile and split evenly over the
 // block's owners (warps or warpgroups); `what` names one fragment, `plural` the kind.

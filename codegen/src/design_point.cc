@@ -55,6 +55,14 @@ uint32_t warpgroup_max_accumulators(uint32_t block_size) {
   return per_thread <= kWarpgroupOtherRegisters ? 0 : std::min(kWarpgroupMaxAccumulators, per_thread - kWarpgroupOtherRegisters);
 }
 
+uint32_t warpgroup_accumulators(const DesignPoint& p) {
+  const FragShapeInfo& f = frag_shape_info(p.axes.tensor_core.shape);
+  const auto& t = p.axes.tile;
+  const uint32_t groups = p.fixed.block_size / kCudaWarpgroup;
+  if (groups == 0 || t.m % f.m != 0 || t.n % f.n != 0) return 0;
+  return (t.m / f.m) * (t.n / f.n) / groups * (f.n / 2);
+}
+
 std::array<uint32_t, 3> frag_dims(FragShape s) {
   const FragShapeInfo& r = frag_shape_info(s);
   return {r.m, r.n, r.k};

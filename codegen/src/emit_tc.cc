@@ -283,8 +283,6 @@ void emit_fragments(CodeWriter& w, const Plan& pl) {
          pl.b_k_contiguous ? "col_major" : "row_major");
 }
 
-/// One stage of tensor-core math on stage buffer `s`: per k step, WTM A and WTN B fragments
-/// from shared memory, each reused by WTN (WTM) mma operations.
 /// One stage of warpgroup MMA on stage buffer `s`: per 16-deep k step one wgmma per operation,
 /// both operands read from shared memory through descriptors; the group is waited for before the
 /// next stage's barrier frees these buffers for the copies.
@@ -308,6 +306,8 @@ void emit_wgmma_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
   w.line("vxs_wgmma_fence_operand(acc);  // accumulators read or written after the wait stay after it");
 }
 
+/// One stage of tensor-core math on stage buffer `s`: per k step, WTM A and WTN B fragments
+/// from shared memory, each reused by WTN (WTM) mma operations (warpgroup shapes: wgmma).
 void emit_tc_compute(CodeWriter& w, const Plan& pl, const std::string& s) {
   if (pl.warpgroup) {
     emit_wgmma_compute(w, pl, s);

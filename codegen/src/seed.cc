@@ -113,31 +113,36 @@ double warp_epilogue_score(const Shape& t, const GemmView& g, uint32_t cuda_warp
 std::optional<DesignPoint> warpgroup_seed(const DesignPoint& base, const GemmView& g,
                                           const std::optional<core::TileHint>& hint, const ReferenceLaunch& reference,
                                           double padded_mn) {
-  const uint32_t groups = base.fixed.block_size / 128;
+  const uint32_t groups = base.fixed.block_size / kCudaWarpgroup;
   if (!reference.warpgroup_mma || groups == 0 || g.m < int64_t{64} * groups) return std::nullopt;
   std::vector<uint32_t> bks{64, 32};
   if (hint && hint->k > 0 && hint->k != 64 && hint->k != 32) bks.insert(bks.begin(), hint->k);
+  // The point of `shape` over a bm x bn tile with the first valid BK of bks.
+  const auto valid_point = [&](FragShape shape, uint32_t bm, uint32_t bn) -> std::optional<DesignPoint> {
+    for (uint32_t bk : bks) {
+      DesignPoint q = base;
+      q.axes.tensor_core.shape = shape;
+      q.axes.tile = {bm, bn, bk};
+      q.axes.reg_tile = {1, 1};
+      q.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
+      if (validation_errors(q).empty()) return q;
+    }
+    return std::nullopt;
+  };
+  const double most = warpgroup_max_accumulators(base.fixed.block_size);
   std::optional<DesignPoint> best;
   double best_score = 0;
   for (FragShape shape : {FragShape::kM64N256K16, FragShape::kM64N128K16, FragShape::kM64N64K16}) {
     const uint32_t fn = frag_shape_info(shape).n;
     for (uint32_t bm = 64; bm <= 256; bm += 64) {
       for (uint32_t bn = fn; bn <= 256; bn += fn) {
-        for (uint32_t bk : bks) {
-          DesignPoint q = base;
-          q.axes.tensor_core.shape = shape;
-          q.axes.tile = {bm, bn, bk};
-          q.axes.reg_tile = {1, 1};
-          q.axes.k_range = (g.k % bk == 0) ? KRange::kSpecialized : KRange::kGeneric;
-          if (!validation_errors(q).empty()) continue;
-          const int64_t tiles_m = (g.m + bm - 1) / bm, tiles_n = (g.n + bn - 1) / bn;
-          const double padding = std::abs(
-              std::log2(static_cast<double>(tiles_m * bm) * static_cast<double>(tiles_n * bn) / padded_mn));
-          const double acc = static_cast<double>((bm / 64) * (bn / fn) / groups * (fn / 2));
-          const double score = 2.0 * padding + std::log2(warpgroup_max_accumulators(base.fixed.block_size) / acc);
-          if (!best || score < best_score) best = q, best_score = score;
-          break;  // the first valid BK of this tile
-        }
+        const std::optional<DesignPoint> q = valid_point(shape, bm, bn);
+        if (!q) continue;
+        const int64_t tiles_m = (g.m + bm - 1) / bm, tiles_n = (g.n + bn - 1) / bn;
+        const double padding = std::abs(
+            std::log2(static_cast<double>(tiles_m * bm) * static_cast<double>(tiles_n * bn) / padded_mn));
+        const double score = 2.0 * padding + std::log2(most / warpgroup_accumulators(*q));
+        if (!best || score < best_score) best = q, best_score = score;
       }
     }
   }
@@ -347,7 +352,7 @@ DesignPoint seed_design_point(const core::ReferenceContext& ctx, CudaTranslation
       p.seed_origin["tensor_core"] = fmt::format(
           "{}: warpgroup MMA, as the reference (name rule {} issues wgmma) and M = {} covers the block's {} "
           "warpgroups", frag_shape_info(p.axes.tensor_core.shape).key, ctx.name_rule, gemm_view(p.fixed.op).m,
-          p.fixed.block_size / 128);
+          p.fixed.block_size / kCudaWarpgroup);
     seed_split_k(p, ctx, fit);
     if (space_version >= 4) keep_stages_within_split(p);
     return p;

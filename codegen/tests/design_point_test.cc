@@ -206,6 +206,7 @@ TEST(Validation, WarpgroupShapesNeedWhatTheLoweringReads) {
   EXPECT_EQ(p.axes.tile.n, 256u);
   EXPECT_EQ(p.axes.tile.k, 64u);
   EXPECT_EQ(cuda_tc_row_pad(p), 0u);
+  EXPECT_EQ(warpgroup_accumulators(p), 128u) << "one 64x256 operation per warpgroup: 256 / 2";
   EXPECT_EQ(smem_bytes(p), cuda_tc_stages(p) * (192u + 256u) * 64u * 2u) << "canonical tiles, no scratch";
   EXPECT_NE(p.seed_origin.at("tensor_core").find("warpgroup MMA"), std::string::npos);
   EXPECT_EQ(seed_design_point(ctx, CudaTranslation::kNative, 6).axes.tensor_core.shape, FragShape::kM16N16K16);

@@ -207,8 +207,8 @@ TEST(RealSeedSchedule, WarpgroupSeedsOfDesignSpaceSeven) {
     for (const auto& r : core::kernel_name_rules()) rule_wgmma = rule_wgmma || (r.id == k.context.name_rule && r.warpgroup_mma);
     const FixedProperties f = fixed_properties(k.context);
     const bool eligible = rule_wgmma && f.op.family == check::OpFamily::kLinear &&
-                          f.path == check::PrecisionPath::kBf16 && gemm_view(f.op).m >= 64 * (f.block_size / 128) &&
-                          f.block_size % 128 == 0;
+                          f.path == check::PrecisionPath::kBf16 && gemm_view(f.op).m >= 64 * (f.block_size / kCudaWarpgroup) &&
+                          f.block_size % kCudaWarpgroup == 0;
     if (!warpgroup_mma(p.axes.tensor_core.shape)) {
       EXPECT_FALSE(eligible) << id << ": " << slug(p);
       EXPECT_EQ(to_json(p), to_json(v6)) << id;
@@ -216,8 +216,8 @@ TEST(RealSeedSchedule, WarpgroupSeedsOfDesignSpaceSeven) {
     }
     EXPECT_TRUE(eligible) << id;
     EXPECT_GE(cuda_tc_stages(p), 2u) << id;
-    const uint32_t fn = frag_shape_info(p.axes.tensor_core.shape).n;
-    EXPECT_LE((p.axes.tile.m / 64) * (p.axes.tile.n / fn) / (p.fixed.block_size / 128) * (fn / 2), 128u) << id;
+    EXPECT_GT(warpgroup_accumulators(p), 0u) << id;
+    EXPECT_LE(warpgroup_accumulators(p), warpgroup_max_accumulators(p.fixed.block_size)) << id;
     EXPECT_EQ(p.seed_origin.count("tensor_core"), 1u) << id;
     if (id == "h100/pi0/k2") {
       EXPECT_EQ(p.axes.tensor_core.shape, FragShape::kM64N256K16);

@@ -82,6 +82,10 @@ enum class KRange : uint8_t {
   kSpecialized,  ///< M, N, K are compile-time constants of the profiled shape
   kGeneric,      ///< shape passed at run time
 };
+/// Threads of a CUDA warpgroup: 4 consecutive warps whose first warp's index is a multiple of 4
+/// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions").
+inline constexpr uint32_t kCudaWarpgroup = 128;
+
 /// CUDA tensor-core instruction shape (axis tensor_core). Vortex's shape is fixed by its warp width.
 enum class FragShape : uint8_t { kM16N16K8, kM16N16K16, kM32N8K16, kM8N32K16, kM64N64K16, kM64N128K16, kM64N256K16 };
 
@@ -105,9 +109,9 @@ inline constexpr std::array<FragShapeInfo, 7> kFragShapeTable{{
     {FragShape::kM16N16K16, "m16n16k16", 16, 16, 16, 32},
     {FragShape::kM32N8K16, "m32n8k16", 32, 8, 16, 32},
     {FragShape::kM8N32K16, "m8n32k16", 8, 32, 16, 32},
-    {FragShape::kM64N64K16, "m64n64k16", 64, 64, 16, 128},
-    {FragShape::kM64N128K16, "m64n128k16", 64, 128, 16, 128},
-    {FragShape::kM64N256K16, "m64n256k16", 64, 256, 16, 128},
+    {FragShape::kM64N64K16, "m64n64k16", 64, 64, 16, kCudaWarpgroup},
+    {FragShape::kM64N128K16, "m64n128k16", 64, 128, 16, kCudaWarpgroup},
+    {FragShape::kM64N256K16, "m64n256k16", 64, 256, 16, kCudaWarpgroup},
 }};
 
 /// Most fp32 accumulators per thread of a warpgroup point at any block size: m64n256k16's 128.
@@ -377,6 +381,10 @@ using GemmView = core::GemmView;
 /// 8 bf16 or 4 fp32), so that the rows of a fragment start in different banks
 /// (docs/codegen.md "Tensor-core strategy"). 0 on SIMT paths and warpgroup points (canonical tiles).
 [[nodiscard]] uint32_t cuda_tc_row_pad(const DesignPoint& p);
+/// fp32 accumulators each thread of a warpgroup point holds: its warpgroup's operations (the
+/// block tile's over the block's warpgroups) times FN / 2; 0 where the shape does not divide the
+/// tile or the block has no whole warpgroup (validation says why).
+[[nodiscard]] uint32_t warpgroup_accumulators(const DesignPoint& p);
 /// CUDA tensor-core paths: shared-memory stages of the operand tiles. With prefetch as many as
 /// the 48 KiB of static shared memory hold, up to 4 (the next stages' asynchronous copies run while
 /// one is computed; 1 when two do not fit: the next stage is then prefetched into registers);
