@@ -447,10 +447,12 @@ ExecutedInstr Core::step(uint32_t w) {
 
 void Core::step_fast(uint32_t w) { execute<false>(w, nullptr); }
 
-const Decoded& Core::fetch(uint32_t pc, uint32_t w) {
+inline const Decoded& Core::fetch(uint32_t pc, uint32_t w) {
   if ((pc & 3) != 0) {
     throw sim_error(ErrorKind::kMisaligned, "misaligned PC {:#010x} (core {}, warp {})", pc, id_, w);
   }
+  // The page decoded last (a warp's usual case) without the call; decoded() handles the others.
+  if ((pc >> Memory::kPageBits) == last_dpage_index_) return last_dpage_->d[(pc & (Memory::kPageSize - 1)) >> 2];
   return decoded(pc);
 }
 

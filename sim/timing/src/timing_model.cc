@@ -96,7 +96,6 @@ struct Warp {
   uint32_t count = 0;
   uint64_t fetch_ready = 0;     ///< earliest cycle the warp may be scheduled again
   bool fetch_blocked = false;   ///< a control instruction is in flight
-  uint64_t mem_done = 0;        ///< last outstanding memory acknowledgement (fences wait for it)
   std::array<uint64_t, kNumRegs> reg_ready{};
   std::array<ScrbClass, kNumRegs> reg_class{};  ///< scoreboard class of each register's producer
 };
@@ -120,6 +119,8 @@ struct TimingModel::Core {
   uint32_t part_first = 0;  ///< the core's partition: cores [part_first, part_end)
   uint32_t part_end = 0;
   uint64_t now = 0;         ///< the cycle this core is at (a partition runs ahead of the others in an epoch)
+  Cache* icache = nullptr;  ///< its socket's L1 caches (MemorySystem::icache/dcache, kept to skip the division)
+  Cache* dcache = nullptr;
   std::vector<Warp> warps;
   uint32_t active_mask = 0;
   uint32_t ready_mask = 0;
@@ -135,6 +136,8 @@ struct TimingModel::Core {
   /// Per warp: the cycle it may be scheduled again (kNever while a control instruction is in
   /// flight), i.e. Warp::fetch_blocked ? never : Warp::fetch_ready.
   std::vector<uint64_t> fetch_at;
+  /// Per warp: its last outstanding memory acknowledgement (fences wait for it).
+  std::vector<uint64_t> mem_done;
   std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
   /// Cycle each unit block is free: unit_free[block][group]; block = unit_block(warp, group).
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
@@ -158,6 +161,8 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   sfu_blocks_ = cfg_.sfu_blocks != 0 ? cfg_.sfu_blocks : issue_width_;
   unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
   state_in_record_ = dev_.records_warp_state();
+  block_shift_ = static_cast<uint32_t>(std::countr_zero(cfg_.dram.block));  // a power of two (validate)
+  dcache_banks_ = Divisor(std::max(1u, cfg_.eff_dcache_banks()));
   const LatencyParams& l = cfg_.lat;
   auto set = [&](UnitClass u, uint32_t v) { latency_[static_cast<std::size_t>(u)] = v; };
   set(UnitClass::kAlu, l.alu);
@@ -236,7 +241,10 @@ void TimingModel::reset() {
     core->full = 0;
     core->heads.assign(cfg_.warps, Head{});
     core->fetch_at.assign(cfg_.warps, 0);
+    core->mem_done.assign(cfg_.warps, 0);
     core->unit_free.assign(std::max({issue_width_, lsu_blocks_, sfu_blocks_}), {});
+    core->icache = &mem_->icache(c);
+    core->dcache = &mem_->dcache(c);
     cores_.push_back(std::move(core));
   }
   now_ = 0;
@@ -276,7 +284,7 @@ inline void TimingModel::set_head(Core& core, uint32_t w) {
   for (uint32_t i = 0; i < s.nsrc; ++i) wait_for(warp.reg_ready[s.src[i]], warp.reg_class[s.src[i]]);
   if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], warp.reg_class[s.dst]);
   // A fence names no register (at most 3 sources and a destination otherwise: 4 entries).
-  if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(warp.mem_done, ScrbClass::kLsu);
+  if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(core.mem_done[w], ScrbClass::kLsu);
   const UnitGroup g = unit_group(s.unit);
   h.unit_free = &core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)];
   const uint32_t bit = 1u << w;
@@ -304,9 +312,8 @@ void TimingModel::schedule(Core& core, uint32_t w) {
 
   CoreCounters& c = core.ctr;
   // Fetch through the I-cache (the instruction word's block), then decode.
-  Cache& ic = mem_->icache(core.id);
   const uint64_t request = core.now + cfg_.fetch_latency;
-  uint64_t fetched = ic.read(in.pc / mem_->block_bytes(), request, core.id);
+  uint64_t fetched = core.icache->read(in.pc >> block_shift_, request, core.id);
   ++c.ifetches;
   c.ifetch_latency += fetched - request;
 
@@ -393,15 +400,14 @@ void TimingModel::issue(Core& core, uint32_t w) {
     if (s.mem == MemKind::kFence) {
       done = agen;
     } else if (s.space == AddrSpace::kGlobal && s.lanes > 0) {
-      Cache& dc = mem_->dcache(core.id);
+      Cache& dc = *core.dcache;
       PcTraffic* row = profile_ == nullptr ? nullptr : &profile_->begin(core.id, s.pc, s.word, s.mem);
-      const uint32_t banks = std::max(1u, cfg_.eff_dcache_banks());
       c.coalescer_misses += s.co.num_blocks - 1;
-      occupancy = std::max<uint64_t>(occupancy, (s.co.num_blocks + banks - 1) / banks);
+      occupancy = std::max<uint64_t>(occupancy, dcache_banks_.div(s.co.num_blocks + dcache_banks_.value() - 1));
       uint64_t last = agen;
       uint64_t accepted = agen;  // the D-cache took the last request (bank, MSHR, write buffer)
       for (uint32_t i = 0; i < s.co.num_blocks; ++i) {
-        uint64_t at = agen + i / banks;
+        uint64_t at = agen + dcache_banks_.div(i);
         uint64_t blk = s.co.blocks[i];
         uint64_t d = 0;
         if (s.mem == MemKind::kLoad) {
@@ -459,7 +465,7 @@ void TimingModel::issue(Core& core, uint32_t w) {
     } else if (s.mem == MemKind::kAmo) {
       ++c.amo_instrs;
     }
-    warp.mem_done = std::max(warp.mem_done, mem_ack);
+    core.mem_done[w] = std::max(core.mem_done[w], mem_ack);
   }
 
   c.busy[gi] += occupancy;
@@ -484,8 +490,7 @@ bool TimingModel::tick_core(Core& core) {
   core.did_work = false;
   CycleDelta& d = core.delta;  // this cycle's stall increments, kept for the cycles skipped after it
   d.sched_idle = d.sched_stalls = d.ibuf_stalls = d.scrb_stalls = d.opds_stalls = 0;
-  d.scrb[0] = d.scrb[1] = d.scrb[2] = d.scrb[3] = d.scrb[4] = d.scrb[5] = 0;
-  static_assert(kNumScrbClasses == 6);
+  // d.scrb is read only when d.scrb_stalls != 0: cleared at the cycle's first scoreboard stall.
   d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
@@ -527,7 +532,7 @@ bool TimingModel::tick_core(Core& core) {
         while (h.wait[h.pend] <= t) ++h.pend;  // some entry is pending (clear_at > t)
         scrb_hit[h.wait_class[h.pend]] = true;
       }
-      ++d.scrb_stalls;
+      if (d.scrb_stalls++ == 0) d.scrb.fill(0);
       for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
     } else if ((decoded & clear) != 0) {
       ++d.opds_stalls;  // a ready head waited for its busy unit group
@@ -571,21 +576,21 @@ uint64_t TimingModel::next_event(const Core& core) const {
   auto consider = [&](uint64_t v) {
     if (v > t && v < next) next = v;
   };
-  for (uint32_t mask = core.nonempty | core.ready_mask; mask != 0; mask &= mask - 1) {
+  for (uint32_t mask = core.nonempty; mask != 0; mask &= mask - 1) {  // the buffered heads
     const uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
-    if ((core.nonempty >> w) & 1u) {
-      const Head& h = core.heads[w];
-      consider(h.ready_at);
-      // The stall class follows the first pending operand and changes only when it clears.
-      if (h.clear_at > t) {  // some entry is still pending
-        uint32_t i = h.pend;
-        while (h.wait[i] <= t) ++i;
-        consider(h.wait[i]);
-      }
-      consider(core.warps[w].mem_done);
-      consider(*h.unit_free);
+    const Head& h = core.heads[w];
+    consider(h.ready_at);
+    // The stall class follows the first pending operand and changes only when it clears.
+    if (h.clear_at > t) {  // some entry is still pending
+      uint32_t i = h.pend;
+      while (h.wait[i] <= t) ++i;
+      consider(h.wait[i]);
     }
-    if ((core.ready_mask >> w) & 1u) consider(core.fetch_at[w]);
+    consider(core.mem_done[w]);
+    consider(*h.unit_free);
+  }
+  for (uint32_t mask = core.ready_mask; mask != 0; mask &= mask - 1) {  // the warps that may fetch
+    consider(core.fetch_at[static_cast<uint32_t>(std::countr_zero(mask))]);
   }
   return next;
 }

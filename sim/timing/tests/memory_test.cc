@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 namespace vxsim::timing {
@@ -28,6 +30,25 @@ class CountingMemory final : public MemLevel {
 };
 
 CacheParams l1() { return CacheParams{true, 16384, 4, 64, 1, 16, 2}; }
+
+// Divisor's multiply path (32-bit dividend and divisor, no power of two) and its shift and 64-bit
+// paths give `/` and `%` exactly: edge dividends and random ones for small, large and odd divisors.
+TEST(Divisor, QuotientAndRemainderEqualDivision) {
+  const std::vector<uint64_t> divisors{0, 1, 2, 3, 5, 6, 7, 10, 12, 48, 64, 100, 641, 3900, 7800, 65535,
+                                       65537, 1000003, 0x7FFFFFFF, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF,
+                                       0x100000000, 0x100000001, 0xFFFFFFFFFFFFFFFF};
+  std::mt19937_64 rng(7);
+  for (const uint64_t d : divisors) {
+    const Divisor div(d);
+    const uint64_t e = d == 0 ? 1 : d;
+    std::vector<uint64_t> xs{0, 1, e - 1, e, e + 1, 2 * e - 1, 0xFFFFFFFF, 0xFFFFFFFE, 0x100000000, ~uint64_t{0}};
+    for (int i = 0; i < 20000; ++i) xs.push_back(i % 2 == 0 ? rng() >> 32 : rng() >> (rng() % 64));
+    for (const uint64_t x : xs) {
+      ASSERT_EQ(div.div(x), x / e) << x << " / " << e;
+      ASSERT_EQ(div.mod(x), x % e) << x << " % " << e;
+    }
+  }
+}
 
 TEST(Cache, HitAfterFillAndCounterIdentity) {
   CountingMemory below(100);

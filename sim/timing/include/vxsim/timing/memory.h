@@ -24,28 +24,40 @@
 namespace vxsim::timing {
 
 /// Division by a divisor fixed at construction (a cache's sets and banks, the DRAM geometry): a shift
-/// or mask when it is a power of two, else 32-bit division when both fit in 32 bits, else 64-bit.
+/// or mask when it is a power of two; else, for a dividend and divisor below 2^32, a multiplication
+/// by the precomputed ceil(2^64 / d) (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019: exact for every 32-bit dividend and divisor), and 64-bit division otherwise.
 /// The same quotient and remainder as `/` and `%` in every case. A divisor of 0 counts as 1.
 class Divisor {
  public:
   Divisor() = default;
   explicit Divisor(uint64_t d)
-      : d_(d == 0 ? 1 : d), shift_(static_cast<uint32_t>(std::countr_zero(d_))), pow2_(std::has_single_bit(d_)) {}
+      : d_(d == 0 ? 1 : d),
+        shift_(static_cast<uint32_t>(std::countr_zero(d_))),
+        pow2_(std::has_single_bit(d_)),
+        magic_(pow2_ || d_ >> 32 != 0 ? 0 : ~uint64_t{0} / d_ + 1) {}
+  [[nodiscard]] uint64_t value() const { return d_; }
   [[nodiscard]] uint64_t div(uint64_t x) const {
     if (pow2_) return x >> shift_;
-    if ((x | d_) >> 32 == 0) return static_cast<uint32_t>(x) / static_cast<uint32_t>(d_);
+    if (x >> 32 == 0 && magic_ != 0) return high64(magic_, x);
     return x / d_;
   }
   [[nodiscard]] uint64_t mod(uint64_t x) const {
     if (pow2_) return x & (d_ - 1);
-    if ((x | d_) >> 32 == 0) return static_cast<uint32_t>(x) % static_cast<uint32_t>(d_);
+    if (x >> 32 == 0 && magic_ != 0) return high64(magic_ * x, d_);  // the fraction's bits times d
     return x % d_;
   }
 
  private:
+  /// The upper 64 bits of the 128-bit product a·b.
+  static uint64_t high64(uint64_t a, uint64_t b) {
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<uint64_t>((static_cast<Wide>(a) * b) >> 64);
+  }
   uint64_t d_ = 1;
   uint32_t shift_ = 0;
   bool pow2_ = true;
+  uint64_t magic_ = 0;  ///< ceil(2^64 / d) for a divisor below 2^32 that is no power of two, else 0
 };
 
 /// A level of the memory hierarchy below the LSU/fetch unit. Addresses are block numbers

@@ -160,6 +160,8 @@ class TimingModel {
   uint32_t lsu_blocks_ = 1;
   uint32_t sfu_blocks_ = 1;
   bool state_in_record_ = false;  ///< dev_.records_warp_state()
+  uint32_t block_shift_ = 0;      ///< log2 of the block size (byte address >> it = block number)
+  Divisor dcache_banks_;          ///< the D-cache's banks (one request per bank and cycle)
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
   std::vector<uint32_t> slot_mask_;  ///< per issue slot: the warps it issues (w % issue width)
