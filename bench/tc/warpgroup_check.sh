@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check of the warpgroup lowering (docs/codegen.md "Warpgroup MMA"), in three steps:
-#   bench/tc/warpgroup_check.sh pack OUT [BUILD]   here: packs the H100 π0 bundle's k2 and k5 seeds with
+#   bench/tc/warpgroup_check.sh pack OUT [BUILD]   here: packs the π0 bundle's k2 and k5 seeds (REF, default
+#       data/references/h100/pi0; data/references/h200/pi0 for the H200) with
 #       tile/stage variants and design space 6's WMMA seed on the same card for comparison
 #       (vxsynth_gpu_pack --kernel … --points), and the warpgroup test points with fresh inputs
 #       (--test-points --match _wg_)
@@ -17,7 +18,7 @@ build=${3:-$repo/build/release}
 case "$mode" in
   pack)
     [ ! -e "$out" ] || { echo "$out exists: not overwriting it" >&2; exit 2; }
-    pack="$build/codegen/vxsynth_gpu_pack"; ref="$repo/data/references/h100/pi0"
+    pack="$build/codegen/vxsynth_gpu_pack"; ref=${REF:-$repo/data/references/h100/pi0}
     "$pack" "$out/k2" "$ref" --kernel k2 --points 192x256x64/s3,192x256x32/s5,192x128x64/fm64n128k16,96x128x32/fm16n16k16
     "$pack" "$out/k5" "$ref" --kernel k5 --points 256x192x64/s4/k4,128x192x64/s4/k2,64x192x64/s4/k1,128x96x64/fm16n16k16
     "$pack" "$out/points" --test-points --match _wg_ ;;
