@@ -12,9 +12,26 @@
 namespace vxsim::timing {
 namespace {
 
-constexpr uint8_t kNoReg = 0xFF;
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 constexpr uint32_t kNumRegs = 64;  // x0..x31, f0..f31
+/// The destination of an instruction that writes no register: an extra scoreboard entry that issue
+/// writes instead of testing for it, and that no instruction waits for.
+constexpr uint8_t kNoReg = kNumRegs;
+constexpr std::size_t kNumUnitClasses = static_cast<std::size_t>(UnitClass::kTcu) + 1;
+
+/// unit_group and scrb_class of each unit class, as tables (the switches compile into branches).
+constexpr auto kGroupOf = [] {
+  std::array<UnitGroup, kNumUnitClasses> a{};
+  for (std::size_t u = 0; u < a.size(); ++u) a[u] = unit_group(static_cast<UnitClass>(u));
+  return a;
+}();
+constexpr auto kScrbClassOf = [] {
+  std::array<ScrbClass, kNumUnitClasses> a{};
+  for (std::size_t u = 0; u < a.size(); ++u) a[u] = scrb_class(static_cast<UnitClass>(u));
+  return a;
+}();
+UnitGroup group_of(UnitClass u) { return kGroupOf[static_cast<std::size_t>(u)]; }
+ScrbClass scrb_class_of(UnitClass u) { return kScrbClassOf[static_cast<std::size_t>(u)]; }
 
 uint8_t reg_id(const RegRef& r) { return static_cast<uint8_t>((r.index & 31u) + (r.fp ? 32u : 0u)); }
 
@@ -90,14 +107,54 @@ void note_issue(PcTraffic& row, const Slot& s) {
 
 }  // namespace
 
+/// Warps waiting for a cycle (their fetch time, their head's decode or scoreboard clear), by
+/// cycle, so that a tick finds the warps whose cycle has come without looking at each warp. A warp
+/// is in a queue at most once: it enters when its cycle is set and lies ahead, and that cycle
+/// cannot change before it comes. The cycles mostly arrive in order (a warp's next fetch and its
+/// decode are a constant delay after its fetch), so an insertion from the back rarely moves an
+/// entry.
+class WarpQueue {
+ public:
+  WarpQueue() { at_[0] = kNever; }
+  /// Adds warp w, whose cycle is t: entries with a later cycle move back by one.
+  void push(uint64_t t, uint32_t w) {
+    uint32_t i = end_;
+    end_ = (end_ + 1) & kMask;
+    at_[end_] = kNever;  // the sentinel after the last entry
+    for (uint32_t prev = (i - 1) & kMask; i != first_ && at_[prev] > t; i = prev, prev = (i - 1) & kMask) {
+      at_[i] = at_[prev];
+      warp_[i] = warp_[prev];
+    }
+    at_[i] = t;
+    warp_[i] = static_cast<uint8_t>(w);
+  }
+  /// Removes the warps whose cycle is t or earlier; returns them as a mask.
+  uint32_t pop_due(uint64_t t) {
+    uint32_t due = 0;
+    for (; at_[first_] <= t; first_ = (first_ + 1) & kMask) due |= 1u << warp_[first_];
+    return due;
+  }
+  /// The earliest cycle in the queue (kNever when empty).
+  [[nodiscard]] uint64_t next() const { return at_[first_]; }
+
+ private:
+  static constexpr uint32_t kMask = 2 * kMaxWarps - 1;  // room for every warp and the sentinel
+  std::array<uint64_t, 2 * kMaxWarps> at_{};
+  std::array<uint8_t, 2 * kMaxWarps> warp_{};
+  uint32_t first_ = 0;  ///< the entry with the earliest cycle
+  uint32_t end_ = 0;    ///< the sentinel after the last entry
+};
+
 struct Warp {
+  /// The instruction buffer: a ring of a power-of-two size ≥ ibuf_size (an index wraps with a
+  /// mask), of which at most ibuf_size entries are used.
   std::vector<Slot> ibuf;
   uint32_t head = 0;
   uint32_t count = 0;
   uint64_t fetch_ready = 0;     ///< earliest cycle the warp may be scheduled again
   bool fetch_blocked = false;   ///< a control instruction is in flight
-  std::array<uint64_t, kNumRegs> reg_ready{};
-  std::array<ScrbClass, kNumRegs> reg_class{};  ///< scoreboard class of each register's producer
+  std::array<uint64_t, kNumRegs + 1> reg_ready{};    ///< the last entry: kNoReg
+  std::array<ScrbClass, kNumRegs + 1> reg_class{};  ///< scoreboard class of each register's producer
 };
 
 /// A warp's instruction-buffer head as issue and next_event read it, in one cache line per warp.
@@ -128,17 +185,24 @@ struct TimingModel::Core {
   uint32_t nonempty = 0;       ///< bit w: warp w has an instruction buffered
   uint32_t full = 0;           ///< bit w: warp w's instruction buffer is full
   std::vector<Head> heads;     ///< per warp: its buffered head (valid while nonempty)
-  /// Bit w: warp w's head was decoded (ready_at) / its scoreboard clear (clear_at) at an earlier
-  /// tick. Both only become true as time grows and are cleared when the head changes (set_head),
-  /// so the issue scan tests only the heads that were not yet both.
+  /// Bit w: warp w's head is decoded (ready_at) / its scoreboard clear (clear_at). Both only
+  /// become true as time grows: set_head sets them when the cycle has come, else queues the head
+  /// in decode_queue / clear_queue, from which the tick of that cycle sets them.
   uint32_t decoded = 0;
   uint32_t clear = 0;
+  WarpQueue decode_queue;
+  WarpQueue clear_queue;
+  /// Bit w: warp w's fetch time (fetch_at[w]) has come: set when the tick of that cycle takes the
+  /// warp off fetch_queue, cleared when fetch_at[w] changes (sync_fetch). The schedule stage picks
+  /// among these warps; the others wait in fetch_queue or for a control instruction (kNever).
+  uint32_t fetchable = 0;
+  WarpQueue fetch_queue;
   /// Per warp: the cycle it may be scheduled again (kNever while a control instruction is in
   /// flight), i.e. Warp::fetch_blocked ? never : Warp::fetch_ready.
   std::vector<uint64_t> fetch_at;
   /// Per warp: its last outstanding memory acknowledgement (fences wait for it).
   std::vector<uint64_t> mem_done;
-  std::vector<uint32_t> rr;                          ///< per issue slot: next warp to try first
+  std::vector<uint32_t> rr;  ///< per issue slot: the warp to try first (last issued + 1; past the last: warp 0)
   /// Cycle each unit block is free: unit_free[block][group]; block = unit_block(warp, group).
   std::vector<std::array<uint64_t, kNumUnitGroups>> unit_free;
   CoreCounters ctr;
@@ -161,6 +225,7 @@ TimingModel::TimingModel(const TimingConfig& cfg, FunctionalDevice& dev) : cfg_(
   sfu_blocks_ = cfg_.sfu_blocks != 0 ? cfg_.sfu_blocks : issue_width_;
   unit_occupancy_ = (cfg_.threads + simd_ - 1) / simd_;
   state_in_record_ = dev_.records_warp_state();
+  ibuf_mask_ = std::bit_ceil(cfg_.ibuf_size) - 1;
   block_shift_ = static_cast<uint32_t>(std::countr_zero(cfg_.dram.block));  // a power of two (validate)
   dcache_banks_ = Divisor(std::max(1u, cfg_.eff_dcache_banks()));
   const LatencyParams& l = cfg_.lat;
@@ -212,6 +277,7 @@ void TimingModel::init_slots() {
   // SimX dispatches ALU/FPU/TCU work to the block of the warp's issue slot; the LSU and the SFU
   // have fewer blocks (1 by default) that every issue slot shares.
   slot_mask_.assign(issue_width_, 0);
+  all_warps_ = cfg_.warps >= 32 ? ~0u : (1u << cfg_.warps) - 1;
   for (uint32_t w = 0; w < kMaxWarps; ++w) {
     if (w < cfg_.warps) slot_mask_[w % issue_width_] |= 1u << w;
     for (std::size_t g = 0; g < kNumUnitGroups; ++g) {
@@ -235,12 +301,13 @@ void TimingModel::reset() {
                                                                       : cfg_.total_cores();
     core->warps.resize(cfg_.warps);
     core->ctr.warp_flops.assign(cfg_.warps, 0);
-    for (Warp& w : core->warps) w.ibuf.resize(cfg_.ibuf_size);
+    for (Warp& w : core->warps) w.ibuf.resize(ibuf_mask_ + 1);
     core->rr.assign(issue_width_, 0);
     core->nonempty = 0;
     core->full = 0;
     core->heads.assign(cfg_.warps, Head{});
     core->fetch_at.assign(cfg_.warps, 0);
+    core->fetchable = all_warps_;  // every fetch_at is 0
     core->mem_done.assign(cfg_.warps, 0);
     core->unit_free.assign(std::max({issue_width_, lsu_blocks_, sfu_blocks_}), {});
     core->icache = &mem_->icache(c);
@@ -285,18 +352,30 @@ inline void TimingModel::set_head(Core& core, uint32_t w) {
   if (s.dst != kNoReg) wait_for(warp.reg_ready[s.dst], warp.reg_class[s.dst]);
   // A fence names no register (at most 3 sources and a destination otherwise: 4 entries).
   if (s.mem == MemKind::kFence && h.nwait < h.wait.size()) wait_for(core.mem_done[w], ScrbClass::kLsu);
-  const UnitGroup g = unit_group(s.unit);
+  const UnitGroup g = group_of(s.unit);
   h.unit_free = &core.unit_free[unit_block(w, g)][static_cast<std::size_t>(g)];
+  const uint64_t t = core.now;
   const uint32_t bit = 1u << w;
-  core.decoded &= ~bit;
-  core.clear &= ~bit;
+  if (h.ready_at <= t) {
+    core.decoded |= bit;
+  } else {
+    core.decoded &= ~bit;
+    core.decode_queue.push(h.ready_at, w);
+  }
+  if (h.clear_at <= t) {
+    core.clear |= bit;
+  } else {
+    core.clear &= ~bit;
+    core.clear_queue.push(h.clear_at, w);
+  }
 }
 
-inline void TimingModel::sync_warp(Core& core, uint32_t w) {
+inline void TimingModel::sync_fetch(Core& core, uint32_t w) {
   const Warp& warp = core.warps[w];
-  core.fetch_at[w] = warp.fetch_blocked ? kNever : warp.fetch_ready;
-  const uint32_t bit = 1u << w;
-  core.full = warp.count >= cfg_.ibuf_size ? core.full | bit : core.full & ~bit;
+  const uint64_t at = warp.fetch_blocked ? kNever : warp.fetch_ready;
+  core.fetch_at[w] = at;
+  core.fetchable &= ~(1u << w);
+  if (at != kNever) core.fetch_queue.push(at, w);
 }
 
 void TimingModel::schedule(Core& core, uint32_t w) {
@@ -317,9 +396,7 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   ++c.ifetches;
   c.ifetch_latency += fetched - request;
 
-  uint32_t pos = warp.head + warp.count;
-  if (pos >= cfg_.ibuf_size) pos -= cfg_.ibuf_size;
-  Slot& s = warp.ibuf[pos];
+  Slot& s = warp.ibuf[(warp.head + warp.count) & ibuf_mask_];
   ++warp.count;
   core.nonempty |= 1u << w;
   s.ready_at = fetched + cfg_.decode_latency;
@@ -327,9 +404,10 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   s.mem = in.mem;
   s.space = in.space;
   s.control = in.is_control;
-  s.dst = (in.has_dst && !(in.dst.index == 0 && !in.dst.fp)) ? reg_id(in.dst) : kNoReg;
+  const bool writes = in.has_dst & ((in.dst.index != 0) | in.dst.fp);  // x0 is no destination
+  s.dst = writes ? reg_id(in.dst) : kNoReg;
   s.nsrc = std::min<uint8_t>(in.num_src, 3);
-  for (uint32_t i = 0; i < s.nsrc; ++i) s.src[i] = reg_id(in.src[i]);
+  for (uint32_t i = 0; i < 3; ++i) s.src[i] = reg_id(in.src[i]);  // all three: no loop on nsrc
   s.lanes = static_cast<uint8_t>(popcount32(in.active_mask));
   s.fp_flops = in.fp_flops;
   s.tcu_uops = in.tcu_micro_ops;
@@ -353,7 +431,8 @@ void TimingModel::schedule(Core& core, uint32_t w) {
   warp.fetch_ready = s.ready_at;
   if (in.is_control) warp.fetch_blocked = true;
   if (warp.count == 1) set_head(core, w);
-  sync_warp(core, w);
+  sync_fetch(core, w);
+  if (warp.count == cfg_.ibuf_size) core.full |= 1u << w;
   if (in.warp_stalled) ++c.barriers;
   core.did_work = true;
 
@@ -373,11 +452,12 @@ void TimingModel::schedule(Core& core, uint32_t w) {
 void TimingModel::issue(Core& core, uint32_t w) {
   Warp& warp = core.warps[w];
   Slot& s = warp.ibuf[warp.head];
-  if (++warp.head == cfg_.ibuf_size) warp.head = 0;
+  warp.head = (warp.head + 1) & ibuf_mask_;
+  core.full &= ~(1u << w);  // one entry left the buffer
   if (--warp.count == 0) core.nonempty &= ~(1u << w);
   CoreCounters& c = core.ctr;
   const uint64_t t = core.now;
-  const UnitGroup g = unit_group(s.unit);
+  const UnitGroup g = group_of(s.unit);
   const auto gi = static_cast<std::size_t>(g);
   ++c.warp_instrs;
   c.thread_instrs += s.lanes;
@@ -470,19 +550,64 @@ void TimingModel::issue(Core& core, uint32_t w) {
 
   c.busy[gi] += occupancy;
   core.unit_free[unit_block(w, g)][gi] = t + occupancy;
-  if (s.dst != kNoReg) {
-    warp.reg_ready[s.dst] = done + cfg_.commit_latency;
-    warp.reg_class[s.dst] = scrb_class(s.unit);
-  }
+  warp.reg_ready[s.dst] = done + cfg_.commit_latency;  // kNoReg: the entry no one reads
+  warp.reg_class[s.dst] = scrb_class_of(s.unit);
   if (s.control) {
     ++c.branches;
     warp.fetch_blocked = false;
     warp.fetch_ready = std::max(warp.fetch_ready, done);
+    sync_fetch(core, w);
   }
   core.last_done = std::max(core.last_done, done + cfg_.commit_latency);
   core.did_work = true;
   if (warp.count > 0) set_head(core, w);
-  sync_warp(core, w);
+}
+
+void TimingModel::issue_slot(Core& core, uint32_t slot) {
+  // Each buffered head of the slot's warps: decoded (ready_at), scoreboard clear (sources (RAW)
+  // and destination (WAW) not pending; a fence waits for the warp's memory acknowledgements),
+  // unit group free. The first warp with all three from the round-robin start upwards, then
+  // wrapping around, issues.
+  const uint32_t mine = core.nonempty & slot_mask_[slot];
+  const uint32_t decoded = mine & core.decoded;
+  const uint32_t clear = decoded & core.clear;
+  if (clear != 0) {
+    const auto from_start = static_cast<uint32_t>(~uint64_t{0} << core.rr[slot]);  // warps ≥ rr
+    if (issue_first_free(core, slot, clear & from_start)) return;
+    if (issue_first_free(core, slot, clear & ~from_start)) return;  // wrapped around to warp 0
+  }
+  if (const uint32_t waiting = decoded & ~core.clear; waiting != 0) {
+    charge_scoreboard_stall(core, waiting);
+  } else if (clear != 0) {
+    ++core.delta.opds_stalls;  // a ready head waited for its busy unit group
+  }
+}
+
+bool TimingModel::issue_first_free(Core& core, uint32_t slot, uint32_t candidates) {
+  for (uint32_t m = candidates; m != 0; m &= m - 1) {
+    const auto w = static_cast<uint32_t>(std::countr_zero(m));
+    if (*core.heads[w].unit_free <= core.now) {
+      issue(core, w);
+      core.rr[slot] = w + 1;  // the last warp's successor is none: the scan starts at warp 0
+      return true;
+    }
+  }
+  return false;
+}
+
+void TimingModel::charge_scoreboard_stall(Core& core, uint32_t waiting) {
+  // Each waiting head charges the unit class of the producer of its first pending operand (once
+  // per class and cycle).
+  const uint64_t t = core.now;
+  std::array<bool, kNumScrbClasses> scrb_hit{};
+  for (uint32_t m = waiting; m != 0; m &= m - 1) {
+    Head& h = core.heads[static_cast<uint32_t>(std::countr_zero(m))];
+    while (h.wait[h.pend] <= t) ++h.pend;  // some entry is pending (clear_at > t)
+    scrb_hit[h.wait_class[h.pend]] = true;
+  }
+  CycleDelta& d = core.delta;
+  if (d.scrb_stalls++ == 0) d.scrb.fill(0);
+  for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
 }
 
 bool TimingModel::tick_core(Core& core) {
@@ -494,73 +619,27 @@ bool TimingModel::tick_core(Core& core) {
   d.active_warps = core.active_count;
 
   // 1. Issue, per slot.
-  for (uint32_t slot = 0; slot < issue_width_; ++slot) {
-    // Each buffered head of the slot's warps: decoded (ready_at), scoreboard clear (sources
-    // (RAW) and destination (WAW) not pending; a fence waits for the warp's memory
-    // acknowledgements), unit group free. The first warp with all three from `start` upwards,
-    // then wrapping around, issues.
-    const uint32_t mine = core.nonempty & slot_mask_[slot];
-    uint32_t dec = core.decoded, clr = core.clear;
-    for (uint32_t m = mine & ~(dec & clr); m != 0; m &= m - 1) {
-      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
-      const Head& h = core.heads[w];
-      dec |= static_cast<uint32_t>(h.ready_at <= t) << w;
-      clr |= static_cast<uint32_t>(h.clear_at <= t) << w;
-    }
-    core.decoded = dec;
-    core.clear = clr;
-    const uint32_t decoded = mine & dec;
-    const uint32_t clear = mine & clr;
-    uint32_t unit_ok = 0;  // of the heads decoded with a clear scoreboard only
-    for (uint32_t m = decoded & clear; m != 0; m &= m - 1) {
-      const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
-      unit_ok |= static_cast<uint32_t>(*core.heads[w].unit_free <= t) << w;
-    }
-    const uint32_t can = decoded & clear & unit_ok;
-    if (can != 0) {
-      const uint32_t start = core.rr[slot];
-      const uint32_t hi = can & (start >= 32 ? 0u : ~((1u << start) - 1));
-      const auto w = static_cast<uint32_t>(std::countr_zero(hi != 0 ? hi : can));
-      issue(core, w);
-      core.rr[slot] = w + 1 == cfg_.warps ? 0 : w + 1;
-    } else if (const uint32_t waiting = decoded & ~clear; waiting != 0) {
-      // Stalled on the scoreboard: each waiting head charges the unit class of the producer of
-      // its first pending operand (once per class and cycle).
-      std::array<bool, kNumScrbClasses> scrb_hit{};
-      for (uint32_t m = waiting; m != 0; m &= m - 1) {
-        Head& h = core.heads[static_cast<uint32_t>(std::countr_zero(m))];
-        while (h.wait[h.pend] <= t) ++h.pend;  // some entry is pending (clear_at > t)
-        scrb_hit[h.wait_class[h.pend]] = true;
-      }
-      if (d.scrb_stalls++ == 0) d.scrb.fill(0);
-      for (std::size_t i = 0; i < kNumScrbClasses; ++i) d.scrb[i] += scrb_hit[i] ? 1 : 0;
-    } else if ((decoded & clear) != 0) {
-      ++d.opds_stalls;  // a ready head waited for its busy unit group
-    }
+  core.decoded |= core.decode_queue.pop_due(t);
+  core.clear |= core.clear_queue.pop_due(t);
+  if (issue_width_ == 1) {
+    issue_slot(core, 0);
+  } else {
+    for (uint32_t slot = 0; slot < issue_width_; ++slot) issue_slot(core, slot);
   }
 
-  // 2. Schedule + fetch: lowest-numbered eligible warp per slot.
+  // 2. Schedule + fetch, per slot.
+  core.fetchable |= core.fetch_queue.pop_due(t);
+  uint32_t fetch_full = 0;  // ready warps whose fetch time has come but whose buffer is full
   bool scheduled = false;
-  bool ibuf_full = false;
-  for (uint32_t slot = 0; slot < issue_width_; ++slot) {
-    uint32_t mask = core.ready_mask & slot_mask_[slot];
-    while (mask != 0) {
-      uint32_t w = static_cast<uint32_t>(std::countr_zero(mask));
-      mask &= mask - 1;
-      if (core.fetch_at[w] > t) continue;
-      if ((core.full >> w) & 1u) {
-        ibuf_full = true;
-        continue;
-      }
-      schedule(core, w);
-      scheduled = true;
-      break;
-    }
+  if (issue_width_ == 1) {
+    scheduled = schedule_slot(core, 0, fetch_full);
+  } else {
+    for (uint32_t slot = 0; slot < issue_width_; ++slot) scheduled |= schedule_slot(core, slot, fetch_full);
   }
   if (!scheduled) {
     if (core.active_mask == 0) {
       ++d.sched_idle;
-    } else if (ibuf_full) {
+    } else if (fetch_full != 0) {
       ++d.ibuf_stalls;
     } else {
       ++d.sched_stalls;
@@ -568,6 +647,19 @@ bool TimingModel::tick_core(Core& core) {
   }
   add_once(core.ctr, d);
   return core.did_work;
+}
+
+bool TimingModel::schedule_slot(Core& core, uint32_t slot, uint32_t& fetch_full) {
+  // The lowest-numbered ready warp of the slot whose fetch time has come and whose instruction
+  // buffer has room.
+  const uint32_t may = core.ready_mask & core.fetchable & slot_mask_[slot];
+  const uint32_t room = may & ~core.full;
+  if (room == 0) {
+    fetch_full |= may;
+    return false;
+  }
+  schedule(core, static_cast<uint32_t>(std::countr_zero(room)));
+  return true;
 }
 
 uint64_t TimingModel::next_event(const Core& core) const {
@@ -589,8 +681,15 @@ uint64_t TimingModel::next_event(const Core& core) const {
     consider(core.mem_done[w]);
     consider(*h.unit_free);
   }
-  for (uint32_t mask = core.ready_mask; mask != 0; mask &= mask - 1) {  // the warps that may fetch
-    consider(core.fetch_at[static_cast<uint32_t>(std::countr_zero(mask))]);
+  // The warps that may fetch: the fetch queue's first time when no warp that waits for its fetch
+  // time is stalled or inactive (whose fetch_at must not count).
+  const uint32_t fetch_waits = all_warps_ & ~core.fetchable;
+  if (core.fetch_queue.next() > t && (fetch_waits & ~core.ready_mask) == 0) {
+    consider(core.fetch_queue.next());
+  } else {
+    for (uint32_t mask = core.ready_mask; mask != 0; mask &= mask - 1) {
+      consider(core.fetch_at[static_cast<uint32_t>(std::countr_zero(mask))]);
+    }
   }
   return next;
 }
@@ -604,30 +703,26 @@ void TimingModel::wake_partition(const Core& from) {
   }
 }
 
-bool TimingModel::tick_cores(uint32_t first, uint32_t end, uint64_t t) {
-  bool any = false;
+uint64_t TimingModel::tick_cores(uint32_t first, uint32_t end, uint64_t t, bool& any_worked) {
+  uint64_t next = kNever;
   for (uint32_t c = first; c < end; ++c) {
     Core& core = *cores_[c];
     core.now = t;
-    if (core.wake > t) continue;
-    sync_counters(core, t);
-    const bool worked = tick_core(core);
-    core.synced = t + 1;
-    core.wake = worked ? t + 1 : next_event(core);
-    any = any || worked;
+    if (core.wake <= t) {
+      sync_counters(core, t);
+      const bool worked = tick_core(core);
+      core.synced = t + 1;
+      core.wake = worked ? t + 1 : next_event(core);
+      any_worked = any_worked || worked;
+    }
+    next = std::min(next, core.wake);
   }
-  return any;
+  return next;
 }
 
 void TimingModel::sync_counters(Core& core, uint64_t t) {
   if (core.synced < t) apply(core.ctr, core.delta, t - core.synced);
   core.synced = std::max(core.synced, t);
-}
-
-uint64_t TimingModel::next_wake(uint32_t first, uint32_t end) const {
-  uint64_t next = kNever;
-  for (uint32_t c = first; c < end; ++c) next = std::min(next, cores_[c]->wake);
-  return next;
 }
 
 bool TimingModel::busy(const Core& core) const { return core.active_mask != 0 || core.nonempty != 0; }
@@ -647,36 +742,62 @@ uint64_t TimingModel::run() {
   }
 }
 
-uint64_t TimingModel::run_serial() {
+void TimingModel::throw_deadlock() {
+  for (auto& core : cores_) sync_counters(*core, now_ + 1);
+  dev_.check_deadlock();
+  std::string who;
+  for (auto& core : cores_) {
+    if (core->active_mask != 0) who += fmt::format(" core {} warps {:#x};", core->id, core->active_mask);
+  }
+  throw sim_error(ErrorKind::kDeadlock,
+                  "timing: deadlock at cycle {}: active warps that can never proceed (all stalled):{}", now_, who);
+}
+
+void TimingModel::check_cycle_limit() {
+  if (cfg_.max_cycles != 0 && now_ > cfg_.max_cycles) {
+    for (auto& core : cores_) sync_counters(*core, now_);
+    throw sim_error(ErrorKind::kBudget,
+                    "cycle limit of {} cycles exceeded (runaway kernel?); raise it with --set max_cycles=N "
+                    "(0 = none)",
+                    cfg_.max_cycles);
+  }
+}
+
+void TimingModel::run_cores() {
   const auto n = static_cast<uint32_t>(cores_.size());
   while (true) {
-    const bool any = tick_cores(0, n, now_);
+    bool any_worked = false;
+    // The next cycle: now_ + 1 when a core worked, else the earliest next_event.
+    const uint64_t next = tick_cores(0, n, now_, any_worked);
     bool is_busy = false;
-    for (auto& core : cores_) is_busy = is_busy || busy(*core);
-    if (!is_busy) break;
-    uint64_t next = now_ + 1;
-    if (!any) {
-      next = next_wake(0, n);  // the earliest next_event: no core worked
-      if (next == kNever) {
-        for (auto& core : cores_) sync_counters(*core, now_ + 1);
-        dev_.check_deadlock();
-        std::string who;
-        for (auto& core : cores_) {
-          if (core->active_mask != 0) who += fmt::format(" core {} warps {:#x};", core->id, core->active_mask);
-        }
-        throw sim_error(ErrorKind::kDeadlock,
-                        "timing: deadlock at cycle {}: active warps that can never proceed (all stalled):{}", now_,
-                        who);
-      }
-    }
+    for (auto& core : cores_) is_busy |= busy(*core);
+    if (!is_busy) return;
+    if (next == kNever) throw_deadlock();
     now_ = next;
-    if (cfg_.max_cycles != 0 && now_ > cfg_.max_cycles) {
-      for (auto& core : cores_) sync_counters(*core, now_);
-      throw sim_error(ErrorKind::kBudget,
-                      "cycle limit of {} cycles exceeded (runaway kernel?); raise it with --set max_cycles=N "
-                      "(0 = none)",
-                      cfg_.max_cycles);
-    }
+    check_cycle_limit();
+  }
+}
+
+void TimingModel::run_one_core(Core& core) {
+  // run_cores for one core, whose wake is every cycle the loop visits: no loops over the cores.
+  while (true) {
+    core.now = now_;
+    sync_counters(core, now_);
+    const bool worked = tick_core(core);
+    core.synced = now_ + 1;
+    core.wake = worked ? now_ + 1 : next_event(core);
+    if (!busy(core)) return;
+    if (core.wake == kNever) throw_deadlock();
+    now_ = core.wake;
+    check_cycle_limit();
+  }
+}
+
+uint64_t TimingModel::run_serial() {
+  if (cores_.size() == 1) {
+    run_one_core(*cores_[0]);
+  } else {
+    run_cores();
   }
   uint64_t end = now_ + 1;
   for (auto& core : cores_) {
@@ -704,16 +825,15 @@ void TimingModel::run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& s
   run.worked = false;
   uint64_t t = from;
   while (t < to) {
-    const bool any = tick_cores(first, end, t);
+    // The next cycle: t + 1 when a core worked, else the earliest next_event (at most the epoch's end).
+    const uint64_t next = tick_cores(first, end, t, run.worked);
     bool is_busy = false;
     for (uint32_t c = first; c < end; ++c) is_busy = is_busy || busy(*cores_[c]);
-    run.worked = run.worked || any;
     if (!is_busy && !run.finished) {
       run.finished = true;
       run.finish = t + 1;
     }
-    // Nothing until the epoch ends: skip to it.
-    t = any ? t + 1 : std::min(next_wake(first, end), to);
+    t = std::min(next, to);
   }
   st = run;
   for (uint32_t c = first; c < end; ++c) {

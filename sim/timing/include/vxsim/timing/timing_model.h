@@ -117,23 +117,40 @@ class TimingModel {
   struct Core;
   void reset();
   uint64_t run_serial();
+  /// run_serial's cycle loop: every core / the only core (until no core is busy).
+  void run_cores();
+  void run_one_core(Core& core);
+  /// Throws when the run passed cfg_.max_cycles (after syncing the counters).
+  void check_cycle_limit();
+  /// No core can ever proceed: syncs the counters and throws (after the device's own check).
+  [[noreturn]] void throw_deadlock();
   uint64_t run_partitioned();
   struct PartRun;
   void run_part(uint32_t part, uint64_t from, uint64_t to, PartRun& st);
   [[nodiscard]] bool busy(const Core& core) const;
   bool tick_core(Core& core);
-  /// Ticks at cycle t those of cores [first, end) whose wake has come (Core::wake); true when
-  /// one of them scheduled or issued.
-  bool tick_cores(uint32_t first, uint32_t end, uint64_t t);
+  /// The issue stage of one issue slot at the core's cycle: issues a warp or charges the stall.
+  void issue_slot(Core& core, uint32_t slot);
+  /// Issues the lowest-numbered warp of `candidates` (decoded heads with a clear scoreboard) whose
+  /// unit is free; false when there is none.
+  bool issue_first_free(Core& core, uint32_t slot, uint32_t candidates);
+  /// The schedule stage of one issue slot: schedules a warp (true), else adds the slot's ready
+  /// warps that could fetch but for a full instruction buffer to `fetch_full`.
+  bool schedule_slot(Core& core, uint32_t slot, uint32_t& fetch_full);
+  /// Adds a scoreboard stall of the `waiting` heads (decoded, scoreboard not clear) to the delta.
+  void charge_scoreboard_stall(Core& core, uint32_t waiting);
+  /// Ticks at cycle t those of cores [first, end) whose wake has come (Core::wake); sets
+  /// any_worked when one of them scheduled or issued. Returns the earliest wake of the cores
+  /// after it: t + 1 when one worked, else their earliest next_event.
+  uint64_t tick_cores(uint32_t first, uint32_t end, uint64_t t, bool& any_worked);
   /// Adds the core's constant stall increments of its skipped cycles before t to its counters.
   void sync_counters(Core& core, uint64_t t);
-  /// The earliest wake of cores [first, end).
-  [[nodiscard]] uint64_t next_wake(uint32_t first, uint32_t end) const;
   /// After `from`'s warp control refreshed its partition's warps: its cores are ticked again.
   void wake_partition(const Core& from);
   void schedule(Core& core, uint32_t warp);
   void set_head(Core& core, uint32_t warp);
-  void sync_warp(Core& core, uint32_t warp);
+  /// Copies the warp's fetch time to Core::fetch_at after it changed.
+  void sync_fetch(Core& core, uint32_t warp);
   void issue(Core& core, uint32_t warp);
   void refresh_warp(Core& core, uint32_t warp);
   /// Sets warp's bits of the active/ready masks from `state` (FunctionalDevice::warp_state's form).
@@ -165,6 +182,8 @@ class TimingModel {
   uint32_t unit_occupancy_ = 1;  ///< cycles a unit is busy per warp instruction: ceil(threads / SIMD)
   std::array<uint32_t, 11> latency_{};
   std::vector<uint32_t> slot_mask_;  ///< per issue slot: the warps it issues (w % issue width)
+  uint32_t all_warps_ = 0;           ///< bit w set for each warp of a core
+  uint32_t ibuf_mask_ = 0;           ///< instruction-buffer ring size - 1 (a power of two ≥ ibuf_size)
   /// Unit block of warp w for group g: block_of_[g][w] (see init_slots).
   std::array<std::array<uint8_t, kMaxWarps>, kNumUnitGroups> block_of_{};
 };
