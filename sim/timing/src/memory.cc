@@ -261,7 +261,44 @@ uint64_t StackInterleave::map(uint64_t addr) const {
   return bottom_ + ((group * kWords + word) * threads_ + lane) * 4 + (off & 3);
 }
 
-void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
+namespace {
+
+/// coalesce for the two common patterns, whose lanes touch one contiguous byte range: a broadcast
+/// (every active lane at the first one's address; the others are duplicates, whatever their size)
+/// and a unit stride (each active lane, in lane order, right after the previous one, all of one
+/// size). Every block and sector of the range is touched, in ascending order, which is the result
+/// of coalesce_any. The lanes are tested without a data-dependent branch. Returns false (`out`
+/// unchanged) for any other pattern.
+bool coalesce_range(const ExecutedInstr& in, uint32_t block_shift, Coalesced& out) {
+  uint32_t mask = in.active_mask;
+  if (mask == 0) return false;
+  const LaneAccess& a0 = in.lanes[static_cast<uint32_t>(std::countr_zero(mask))];
+  const uint64_t size = std::max<uint32_t>(a0.size, 1);
+  bool same = true;
+  bool unit = true;
+  uint64_t expect = a0.addr;  // a unit stride's next address
+  for (; mask != 0; mask &= mask - 1) {
+    const LaneAccess& a = in.lanes[static_cast<uint32_t>(std::countr_zero(mask))];
+    same &= a.addr == a0.addr;
+    unit &= (a.addr == expect) & (a.size == a0.size);
+    expect += size;
+  }
+  const uint64_t first = a0.addr;
+  // A unit stride: all lanes' bytes, else (a broadcast) the first lane's; selected with a mask.
+  const uint64_t bytes = size + ((expect - first - size) & (uint64_t{0} - static_cast<uint64_t>(unit)));
+  const uint64_t last = first + bytes - 1;
+  const uint64_t block = first >> block_shift;
+  const uint64_t nblocks = (last >> block_shift) - block + 1;
+  if (!(same | unit) || last < first || nblocks > out.blocks.size()) return false;
+  for (uint32_t i = 0; i < nblocks; ++i) out.blocks[i] = block + i;
+  out.num_blocks = static_cast<uint32_t>(nblocks);
+  out.sectors = static_cast<uint32_t>((last >> 5) - (first >> 5) + 1);
+  out.bytes = static_cast<uint32_t>(bytes);
+  return true;
+}
+
+/// coalesce for lanes in any order: each address, block and sector is looked up among those listed.
+void coalesce_any(const ExecutedInstr& in, uint32_t block_shift, Coalesced& out) {
   out.num_blocks = 0;
   out.sectors = 0;
   out.bytes = 0;
@@ -270,7 +307,6 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
   std::array<uint64_t, kMaxThreads> addrs;
   uint32_t naddrs = 0;
   uint64_t max_addr = 0;  // the highest distinct lane address so far (valid when naddrs > 0)
-  const uint32_t block_shift = static_cast<uint32_t>(std::countr_zero(block_bytes));
   // Appends v unless listed. Neighbouring lanes mostly touch the block (sector) added last, so
   // that entry is compared first; the list and its order are those of a plain scan.
   auto add_unique = [](auto& arr, uint32_t& n, uint64_t v) {
@@ -310,6 +346,13 @@ void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
     add_unique(sectors, out.sectors, first >> 5);
     if ((last >> 5) != (first >> 5)) add_unique(sectors, out.sectors, last >> 5);
   }
+}
+
+}  // namespace
+
+void coalesce(const ExecutedInstr& in, uint32_t block_bytes, Coalesced& out) {
+  const auto block_shift = static_cast<uint32_t>(std::countr_zero(block_bytes));
+  if (!coalesce_range(in, block_shift, out)) coalesce_any(in, block_shift, out);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -221,6 +222,63 @@ TEST(Coalescer, UnitStrideVsStride32) {
   coalesce(in, 64, co);
   EXPECT_EQ(co.num_blocks, 2u);
   EXPECT_EQ(co.sectors, 2u);
+}
+
+/// coalesce's result by a plain scan: distinct lane addresses, blocks and sectors in first-touch order.
+Coalesced coalesce_reference(const ExecutedInstr& in, uint32_t block_bytes) {
+  Coalesced out;
+  std::vector<uint64_t> addrs, sectors;
+  auto add = [](auto& list, uint64_t v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+  };
+  std::vector<uint64_t> blocks;
+  for (uint32_t lane = 0; lane < kMaxThreads; ++lane) {
+    if ((in.active_mask >> lane & 1u) == 0) continue;
+    const LaneAccess& a = in.lanes[lane];
+    if (std::find(addrs.begin(), addrs.end(), a.addr) != addrs.end()) continue;
+    addrs.push_back(a.addr);
+    const uint64_t size = std::max<uint64_t>(a.size, 1);
+    out.bytes += static_cast<uint32_t>(size);
+    for (uint64_t end : {a.addr, a.addr + size - 1}) {
+      add(blocks, end / block_bytes);
+      add(sectors, end / 32);
+    }
+  }
+  out.num_blocks = static_cast<uint32_t>(blocks.size());
+  std::copy(blocks.begin(), blocks.end(), out.blocks.begin());
+  out.sectors = static_cast<uint32_t>(sectors.size());
+  return out;
+}
+
+TEST(Coalescer, FastPathsEqualPlainScan) {
+  // Unit strides, broadcasts (also of mixed sizes), larger strides, holes in the mask and random
+  // addresses, at offsets that straddle sectors and blocks: coalesce's fast path for one contiguous
+  // range must give what the plain scan gives.
+  std::mt19937_64 rng(7);
+  for (uint32_t block : {16u, 64u}) {
+    for (int iter = 0; iter < 20000; ++iter) {
+      ExecutedInstr in;
+      const uint32_t lanes = 1 + static_cast<uint32_t>(rng() % kMaxThreads);
+      const uint64_t base = 0x1000 + rng() % 200;
+      const uint64_t stride = std::array<uint64_t, 6>{0, 1, 2, 4, 8, 36}[rng() % 6];
+      const auto size = static_cast<uint8_t>(std::array<uint32_t, 4>{1, 2, 4, 4}[rng() % 4]);
+      const uint32_t pattern = static_cast<uint32_t>(rng() % 4);
+      for (uint32_t i = 0; i < lanes; ++i) {
+        const uint64_t addr = pattern == 3 ? base + rng() % 64 : base + i * stride;
+        const auto lane_size = pattern == 2 ? static_cast<uint8_t>(rng() % 5) : size;
+        in.lanes[i] = LaneAccess{addr, lane_size};
+      }
+      in.active_mask = lanes == 32 ? ~0u : (1u << lanes) - 1;
+      if (pattern == 1) in.active_mask &= static_cast<uint32_t>(rng());
+      Coalesced co;
+      coalesce(in, block, co);
+      const Coalesced ref = coalesce_reference(in, block);
+      ASSERT_EQ(co.num_blocks, ref.num_blocks) << iter;
+      for (uint32_t i = 0; i < ref.num_blocks; ++i) ASSERT_EQ(co.blocks[i], ref.blocks[i]) << iter;
+      ASSERT_EQ(co.sectors, ref.sectors) << iter;
+      ASSERT_EQ(co.bytes, ref.bytes) << iter;
+    }
+  }
 }
 
 TEST(StackInterleave, AWarpsFrameSlotIsOneBlockAndWarpsUseDifferentSets) {
