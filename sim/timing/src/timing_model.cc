@@ -139,6 +139,8 @@ class WarpQueue {
 
  private:
   static constexpr uint32_t kMask = 2 * kMaxWarps - 1;  // room for every warp and the sentinel
+  static_assert(std::has_single_bit(2 * kMaxWarps), "the ring index wraps with a mask");
+  static_assert(kMaxWarps <= 256, "warp numbers are stored in a byte");
   std::array<uint64_t, 2 * kMaxWarps> at_{};
   std::array<uint8_t, 2 * kMaxWarps> warp_{};
   uint32_t first_ = 0;  ///< the entry with the earliest cycle
@@ -703,18 +705,21 @@ void TimingModel::wake_partition(const Core& from) {
   }
 }
 
+inline bool TimingModel::tick_and_wake(Core& core) {
+  const uint64_t t = core.now;
+  sync_counters(core, t);
+  const bool worked = tick_core(core);
+  core.synced = t + 1;
+  core.wake = worked ? t + 1 : next_event(core);
+  return worked;
+}
+
 uint64_t TimingModel::tick_cores(uint32_t first, uint32_t end, uint64_t t, bool& any_worked) {
   uint64_t next = kNever;
   for (uint32_t c = first; c < end; ++c) {
     Core& core = *cores_[c];
     core.now = t;
-    if (core.wake <= t) {
-      sync_counters(core, t);
-      const bool worked = tick_core(core);
-      core.synced = t + 1;
-      core.wake = worked ? t + 1 : next_event(core);
-      any_worked = any_worked || worked;
-    }
+    if (core.wake <= t && tick_and_wake(core)) any_worked = true;
     next = std::min(next, core.wake);
   }
   return next;
@@ -766,7 +771,7 @@ void TimingModel::check_cycle_limit() {
 void TimingModel::run_cores() {
   const auto n = static_cast<uint32_t>(cores_.size());
   while (true) {
-    bool any_worked = false;
+    bool any_worked = false;  // not needed here: `next` already says it
     // The next cycle: now_ + 1 when a core worked, else the earliest next_event.
     const uint64_t next = tick_cores(0, n, now_, any_worked);
     bool is_busy = false;
@@ -782,10 +787,7 @@ void TimingModel::run_one_core(Core& core) {
   // run_cores for one core, whose wake is every cycle the loop visits: no loops over the cores.
   while (true) {
     core.now = now_;
-    sync_counters(core, now_);
-    const bool worked = tick_core(core);
-    core.synced = now_ + 1;
-    core.wake = worked ? now_ + 1 : next_event(core);
+    tick_and_wake(core);
     if (!busy(core)) return;
     if (core.wake == kNever) throw_deadlock();
     now_ = core.wake;

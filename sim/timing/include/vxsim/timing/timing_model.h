@@ -139,6 +139,9 @@ class TimingModel {
   bool schedule_slot(Core& core, uint32_t slot, uint32_t& fetch_full);
   /// Adds a scoreboard stall of the `waiting` heads (decoded, scoreboard not clear) to the delta.
   void charge_scoreboard_stall(Core& core, uint32_t waiting);
+  /// Ticks the core at its cycle (Core::now) and sets its wake: the next cycle when it scheduled or
+  /// issued (returns true), else its next_event.
+  bool tick_and_wake(Core& core);
   /// Ticks at cycle t those of cores [first, end) whose wake has come (Core::wake); sets
   /// any_worked when one of them scheduled or issued. Returns the earliest wake of the cores
   /// after it: t + 1 when one worked, else their earliest next_event.
