@@ -36,6 +36,7 @@ class Divisor {
         shift_(static_cast<uint32_t>(std::countr_zero(d_))),
         pow2_(std::has_single_bit(d_)),
         magic_(pow2_ || d_ >> 32 != 0 ? 0 : ~uint64_t{0} / d_ + 1) {}
+  /// The divisor (1 where it was constructed from 0).
   [[nodiscard]] uint64_t value() const { return d_; }
   [[nodiscard]] uint64_t div(uint64_t x) const {
     if (pow2_) return x >> shift_;
